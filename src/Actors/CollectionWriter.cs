@@ -1,0 +1,261 @@
+using Akka.Actor;
+
+namespace Stellar.Store.Actors;
+
+/// <summary>
+/// The one writer of a collection. It drains what is queued into one commit group, stages each write (the sink
+/// checks preconditions, so a rejected write costs no I/O), commits the group off its own turn, and completes
+/// the callers' tasks only after the group is durable and published. While a group is being written, the next
+/// one gathers, so a group grows with the number of concurrent callers (group commit).
+/// </summary>
+/// <remarks>
+/// Failure: a failed commit or flush faults the collection. Every write of the failed group, every queued write
+/// and every later write fails with the sink's fault exception; nothing is acknowledged that was not written, and
+/// the actor does not restart into silently losing writes. Reopening the store recovers.
+/// </remarks>
+public sealed class CollectionWriter : ReceiveActor
+{
+    private readonly ICommitSink _sink;
+    private readonly List<WriterProtocol.Append> _queued = new();
+    private readonly List<(TaskCompletionSource<object?> Completion, object? Result)> _inFlight = new();
+    private readonly List<WriterProtocol.Flush> _flushesAfterGroup = new();
+    private WriterProtocol.Close? _closing;
+    private Exception? _fault;
+    private bool _busy;
+
+    /// <summary>Creates the writer over <paramref name="sink"/>.</summary>
+    public CollectionWriter(ICommitSink sink)
+    {
+        _sink = sink;
+        Receive<WriterProtocol.Append>(OnAppend);
+        Receive<WriterProtocol.GroupCommitted>(_ => OnGroupDone(null));
+        Receive<WriterProtocol.GroupFailed>(m => OnGroupDone(m.Cause));
+        Receive<WriterProtocol.Flush>(OnFlush);
+        Receive<WriterProtocol.Flushed>(OnFlushed);
+        Receive<WriterProtocol.Close>(OnClose);
+    }
+
+    /// <summary>Props for a writer over <paramref name="sink"/>.</summary>
+    public static Props Props(ICommitSink sink) => Akka.Actor.Props.Create(() => new CollectionWriter(sink));
+
+    private void OnAppend(WriterProtocol.Append append)
+    {
+        if (_fault is not null || _closing is not null)
+        {
+            append.Completion.TrySetException(_fault is not null ? _sink.Fault(_fault) : new ObjectDisposedException("store", "The store is closing."));
+            return;
+        }
+
+        _queued.Add(append);
+        if (!_busy)
+        {
+            StartGroup();
+        }
+    }
+
+    private void StartGroup()
+    {
+        foreach (var append in _queued)
+        {
+            var rejection = _sink.Stage(append.Write, out var result);
+            if (rejection is null)
+            {
+                _inFlight.Add((append.Completion, result));
+            }
+            else
+            {
+                append.Completion.TrySetException(rejection);
+            }
+        }
+
+        _queued.Clear();
+        if (_inFlight.Count == 0)
+        {
+            RunPendingFlushes();
+            return;
+        }
+
+        _busy = true;
+        var self = Self;
+        _sink.CommitAsync().ContinueWith(
+            static (task, state) => ((IActorRef)state!).Tell(task.IsCompletedSuccessfully
+                ? new WriterProtocol.GroupCommitted()
+                : new WriterProtocol.GroupFailed(task.Exception?.GetBaseException() ?? new TaskCanceledException(task))),
+            self,
+            CancellationToken.None,
+            TaskContinuationOptions.ExecuteSynchronously,
+            TaskScheduler.Default);
+    }
+
+    private void OnGroupDone(Exception? cause)
+    {
+        _busy = false;
+        if (cause is null)
+        {
+            foreach (var (completion, result) in _inFlight)
+            {
+                completion.TrySetResult(result);
+            }
+        }
+        else
+        {
+            _sink.Discard();
+            FailAll(cause);
+        }
+
+        _inFlight.Clear();
+        if (_queued.Count > 0 && _fault is null)
+        {
+            StartGroup();
+        }
+        else
+        {
+            RunPendingFlushes();
+        }
+    }
+
+    private void OnFlush(WriterProtocol.Flush flush)
+    {
+        if (_fault is not null)
+        {
+            flush.Completion.TrySetException(_sink.Fault(_fault));
+            return;
+        }
+
+        // A flush covers what was acknowledged before it arrived, so it waits for the group in flight.
+        _flushesAfterGroup.Add(flush);
+        if (!_busy)
+        {
+            RunPendingFlushes();
+        }
+    }
+
+    private void RunPendingFlushes()
+    {
+        if (_flushesAfterGroup.Count == 0 && _closing is null)
+        {
+            return;
+        }
+
+        var flushes = _flushesAfterGroup.ToArray();
+        _flushesAfterGroup.Clear();
+        _busy = true;
+        var self = Self;
+        _sink.FlushAsync().ContinueWith(
+            static (task, state) =>
+            {
+                var (actor, done) = ((IActorRef, WriterProtocol.Flush[]))state!;
+                actor.Tell(new WriterProtocol.Flushed(done, task.IsCompletedSuccessfully ? null : task.Exception?.GetBaseException()));
+            },
+            (self, flushes),
+            CancellationToken.None,
+            TaskContinuationOptions.ExecuteSynchronously,
+            TaskScheduler.Default);
+    }
+
+    private void OnFlushed(WriterProtocol.Flushed flushed)
+    {
+        _busy = false;
+        if (flushed.Cause is not null)
+        {
+            FailAll(flushed.Cause);
+        }
+
+        var failure = _fault is null ? null : _sink.Fault(_fault);
+        foreach (var flush in flushed.Flushes)
+        {
+            if (failure is null)
+            {
+                flush.Completion.TrySetResult(true);
+            }
+            else
+            {
+                flush.Completion.TrySetException(failure);
+            }
+        }
+
+        if (_closing is not null && _queued.Count == 0)
+        {
+            if (failure is null)
+            {
+                _closing.Completion.TrySetResult(true);
+            }
+            else
+            {
+                _closing.Completion.TrySetException(failure);
+            }
+
+            Context.Stop(Self);
+            return;
+        }
+
+        if (_queued.Count > 0 && _fault is null)
+        {
+            StartGroup();
+        }
+        else if (_flushesAfterGroup.Count > 0)
+        {
+            RunPendingFlushes();
+        }
+    }
+
+    private void OnClose(WriterProtocol.Close close)
+    {
+        if (_closing is not null)
+        {
+            _closing.Completion.Task.ContinueWith(t => close.Completion.TrySetResult(t.IsCompletedSuccessfully), TaskScheduler.Default);
+            return;
+        }
+
+        _closing = close;
+        if (_fault is not null)
+        {
+            FailQueued(_sink.Fault(_fault));
+            close.Completion.TrySetResult(true);
+            Context.Stop(Self);
+            return;
+        }
+
+        // Writes queued before Close still go in; writes after it are refused in OnAppend.
+        if (!_busy)
+        {
+            if (_queued.Count > 0)
+            {
+                StartGroup();
+            }
+            else
+            {
+                RunPendingFlushes();
+            }
+        }
+    }
+
+    private void FailAll(Exception cause)
+    {
+        _fault ??= cause;
+        var failure = _sink.Fault(_fault);
+        foreach (var (completion, _) in _inFlight)
+        {
+            completion.TrySetException(failure);
+        }
+
+        _inFlight.Clear();
+        FailQueued(failure);
+        foreach (var flush in _flushesAfterGroup)
+        {
+            flush.Completion.TrySetException(failure);
+        }
+
+        _flushesAfterGroup.Clear();
+    }
+
+    private void FailQueued(Exception failure)
+    {
+        foreach (var append in _queued)
+        {
+            append.Completion.TrySetException(failure);
+        }
+
+        _queued.Clear();
+    }
+}

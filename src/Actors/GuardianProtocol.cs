@@ -1,0 +1,8 @@
+namespace Stellar.Store.Actors;
+
+/// <summary>The messages of <see cref="StoreGuardian"/>.</summary>
+public static class GuardianProtocol
+{
+    /// <summary>Command: start a writer named <paramref name="Name"/> over <paramref name="Sink"/>; the reply is its IActorRef.</summary>
+    public sealed record StartWriter(string Name, ICommitSink Sink);
+}

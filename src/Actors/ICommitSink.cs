@@ -1,0 +1,38 @@
+namespace Stellar.Store.Actors;
+
+/// <summary>
+/// The seam between the writer actor and the engine of one collection. The actor owns ordering and grouping;
+/// the sink owns the meaning of a write and the file format, which the actor never sees.
+/// </summary>
+/// <remarks>
+/// Thread safety: the writer actor never overlaps two calls, so a sink is single-threaded by contract and takes
+/// no locks. <see cref="Stage"/> and <see cref="Discard"/> run on the actor's turn and must be cheap (no I/O);
+/// <see cref="CommitAsync"/> and <see cref="FlushAsync"/> run off it.
+/// </remarks>
+public interface ICommitSink
+{
+    /// <summary>
+    /// Checks a write's preconditions against the collection as it will be once everything staged so far commits,
+    /// and stages it into the current group if they hold. Returns null with the value the caller's task gets when
+    /// the group commits, or the exception that rejects the write (nothing stored, nothing else affected).
+    /// </summary>
+    Exception? Stage(object write, out object? result);
+
+    /// <summary>
+    /// Writes every staged write as one group, makes it as durable as the store's mode promises, and publishes
+    /// it to readers. Throws when the outcome is uncertain (an I/O failure); the sink is then unusable.
+    /// </summary>
+    Task CommitAsync();
+
+    /// <summary>Drops what was staged (used when the group cannot be committed).</summary>
+    void Discard();
+
+    /// <summary>Makes everything committed so far durable on the device (fsync).</summary>
+    Task FlushAsync();
+
+    /// <summary>
+    /// The exception that fails writes once <paramref name="cause"/> (a failed commit or flush) has faulted the
+    /// collection: the writes of the failed group, and every write after it until the store is reopened.
+    /// </summary>
+    Exception Fault(Exception cause);
+}

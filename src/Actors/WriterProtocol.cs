@@ -1,0 +1,27 @@
+namespace Stellar.Store.Actors;
+
+/// <summary>The messages of <see cref="CollectionWriter"/>. Commands are imperative; replies are outcomes.</summary>
+public static class WriterProtocol
+{
+    /// <summary>
+    /// Command: append <see cref="Write"/> to the collection. The outcome completes <see cref="Completion"/>:
+    /// its result when committed and published, <c>Rejected</c> as an exception the sink chose (never stored),
+    /// <c>Failed</c> as the exception <see cref="ICommitSink.Fault"/> gives (outcome uncertain).
+    /// </summary>
+    public sealed record Append(object Write, TaskCompletionSource<object?> Completion);
+
+    /// <summary>Command: make everything committed before this message durable (fsync), then complete.</summary>
+    public sealed record Flush(TaskCompletionSource<bool> Completion);
+
+    /// <summary>Command: finish the group being written, flush, and stop accepting writes.</summary>
+    public sealed record Close(TaskCompletionSource<bool> Completion);
+
+    /// <summary>Outcome (to self): the group in flight committed.</summary>
+    internal sealed record GroupCommitted;
+
+    /// <summary>Outcome (to self): the group in flight failed; its outcome is uncertain.</summary>
+    internal sealed record GroupFailed(Exception Cause);
+
+    /// <summary>Outcome (to self): a flush finished; it covers <paramref name="Flushes"/>.</summary>
+    internal sealed record Flushed(IReadOnlyList<Flush> Flushes, Exception? Cause);
+}
