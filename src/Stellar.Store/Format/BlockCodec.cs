@@ -1,0 +1,160 @@
+using System.Buffers;
+using Stellar.Store.Codecs;
+
+namespace Stellar.Store.Format;
+
+/// <summary>
+/// Turns the raw record bytes of a block into the bytes on disk and back: compress (when it shrinks), then
+/// encrypt with the header as associated data, then checksum. On the way back the checksum and the
+/// authentication tag are verified before anything is decompressed or parsed.
+/// </summary>
+/// <remarks>Thread safety: stateless apart from its compressor and cipher, which are thread-safe; blocks are
+/// encoded and decoded on many threads at once.</remarks>
+internal sealed class BlockCodec
+{
+    private readonly ICompressor? _compressor;
+    private readonly ICompressor _decompressor;
+    private readonly IBlockCipher? _cipher;
+
+    /// <param name="compressor">Compresses new blocks; null stores them raw.</param>
+    /// <param name="decompressor">Decodes compressed blocks, whatever the current option (it may have changed since they were written).</param>
+    /// <param name="cipher">Encrypts and authenticates every block; null for a plain store.</param>
+    public BlockCodec(ICompressor? compressor, ICompressor decompressor, IBlockCipher? cipher)
+    {
+        _compressor = compressor;
+        _decompressor = decompressor;
+        _cipher = cipher;
+    }
+
+    /// <summary>
+    /// Encodes a block. Returns a buffer rented from <see cref="ArrayPool{T}.Shared"/> holding the whole block in
+    /// its first <paramref name="length"/> bytes; the caller returns it to the pool.
+    /// </summary>
+    public byte[] Encode(uint collectionId, uint shardId, ulong sequence, uint recordCount, BlockFlags extraFlags,
+        ReadOnlySpan<byte> raw, out int length)
+    {
+        byte[]? compressed = null;
+        try
+        {
+            var flags = extraFlags;
+            ReadOnlySpan<byte> body = raw;
+            if (_compressor is not null && raw.Length > 0)
+            {
+                compressed = ArrayPool<byte>.Shared.Rent(_compressor.MaxCompressedLength(raw.Length));
+                var compressedLength = _compressor.TryCompress(raw, compressed);
+                if (compressedLength >= 0)
+                {
+                    body = compressed.AsSpan(0, compressedLength);
+                    flags |= BlockFlags.Compressed;
+                }
+            }
+
+            if (_cipher is not null)
+            {
+                flags |= BlockFlags.Encrypted;
+            }
+
+            var payloadLength = body.Length + (_cipher?.Overhead ?? 0);
+            var header = new BlockHeader(flags, collectionId, shardId, sequence, recordCount, payloadLength, raw.Length);
+            length = header.BlockLength;
+            var block = ArrayPool<byte>.Shared.Rent(length);
+            var span = block.AsSpan(0, length);
+            header.WriteTo(span);
+            if (_cipher is not null)
+            {
+                _cipher.Encrypt(collectionId, shardId, sequence, body, span[BlockHeader.Size..],
+                    span[..BlockHeader.AssociatedDataLength]);
+            }
+            else
+            {
+                body.CopyTo(span[BlockHeader.Size..]);
+            }
+
+            BlockHeader.WriteBlockCrc(span);
+            return block;
+        }
+        finally
+        {
+            if (compressed is not null)
+            {
+                ArrayPool<byte>.Shared.Return(compressed);
+            }
+        }
+    }
+
+    /// <summary>
+    /// Verifies and decodes a whole block (header and payload) whose header was already parsed. Returns the raw
+    /// record bytes (a new array), or throws <see cref="CorruptBlockException"/> naming <paramref name="path"/>
+    /// and <paramref name="offset"/>.
+    /// </summary>
+    public byte[] Decode(ReadOnlySpan<byte> block, in BlockHeader header, string path, long offset)
+    {
+        if (!BlockHeader.HasValidBlockCrc(block))
+        {
+            throw new CorruptBlockException(path, offset, "block checksum mismatch");
+        }
+
+        var payload = block[BlockHeader.Size..];
+        byte[]? decrypted = null;
+        try
+        {
+            if ((header.Flags & BlockFlags.Encrypted) != 0)
+            {
+                if (_cipher is null)
+                {
+                    throw new CorruptBlockException(path, offset, "the block is encrypted but the store is not");
+                }
+
+                if (payload.Length < _cipher.Overhead)
+                {
+                    throw new CorruptBlockException(path, offset, "the encrypted payload is shorter than its tag");
+                }
+
+                decrypted = ArrayPool<byte>.Shared.Rent(payload.Length - _cipher.Overhead);
+                var plain = decrypted.AsSpan(0, payload.Length - _cipher.Overhead);
+                if (!_cipher.TryDecrypt(header.CollectionId, header.ShardId, header.Sequence, payload, plain,
+                        block[..BlockHeader.AssociatedDataLength]))
+                {
+                    throw new CorruptBlockException(path, offset, "authentication failed (the block or its header was altered)");
+                }
+
+                payload = plain;
+            }
+            else if (_cipher is not null)
+            {
+                throw new CorruptBlockException(path, offset, "the block is not encrypted but the store is");
+            }
+
+            var raw = new byte[header.RawLength];
+            if ((header.Flags & BlockFlags.Compressed) != 0)
+            {
+                try
+                {
+                    _decompressor.Decompress(payload, raw);
+                }
+                catch (InvalidDataException e)
+                {
+                    throw new CorruptBlockException(path, offset, "the compressed payload does not decode", e);
+                }
+            }
+            else
+            {
+                if (payload.Length != raw.Length)
+                {
+                    throw new CorruptBlockException(path, offset, "raw length does not match the payload");
+                }
+
+                payload.CopyTo(raw);
+            }
+
+            return raw;
+        }
+        finally
+        {
+            if (decrypted is not null)
+            {
+                ArrayPool<byte>.Shared.Return(decrypted, clearArray: true);
+            }
+        }
+    }
+}

@@ -1,0 +1,22 @@
+namespace Stellar.Store.Format;
+
+/// <summary>One collection in the manifest: its name, id, CLR types and chain of shards (oldest first).</summary>
+internal sealed class ManifestCollection
+{
+    public string Name { get; set; } = "";
+
+    public uint Id { get; set; }
+
+    public string KeyType { get; set; } = "";
+
+    public string ValueType { get; set; } = "";
+
+    /// <summary>Shard ids in replay order; the last one is the active shard.</summary>
+    public List<uint> Shards { get; set; } = new();
+
+    /// <summary>The next shard id to hand out: ids are never reused, so a (shard, sequence) nonce never repeats.</summary>
+    public uint NextShardId { get; set; } = 1;
+
+    /// <summary>The file name of a shard. File names never come from user text.</summary>
+    public static string ShardFileName(uint collectionId, uint shardId) => $"c{collectionId:x8}-{shardId:x8}.shard";
+}
