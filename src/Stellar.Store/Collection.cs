@@ -1,0 +1,278 @@
+using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
+using Stellar.Store.Actors;
+using Stellar.Store.Codecs;
+using Stellar.Store.Engine;
+using Stellar.Store.Snapshots;
+
+namespace Stellar.Store;
+
+/// <summary>
+/// A named set of values keyed by <typeparamref name="TKey"/>, taken from each value by the key selector given
+/// to <see cref="StellarStore.GetCollection{TKey,TValue}"/>.
+/// </summary>
+/// <remarks>
+/// <para>Thread safety: every member may be called from any thread at once. Writes are serialized by the
+/// collection's writer actor; reads never lock and never wait for a writer.</para>
+/// <para>When a write's task completes, the write is visible to every reader on every thread and as durable as
+/// the store's <see cref="Durability"/> promises. A write that is rejected (a duplicate key on insert, a missing
+/// key on update) fails its task and stores nothing. A write whose outcome is uncertain (a storage failure) fails
+/// with <see cref="StoreFaultedException"/>, never succeeds silently.</para>
+/// <para>Values are serialized when the write is called, so changing the object afterwards does not change what
+/// is stored. Reads return the instance the store holds (the one last written) unless
+/// <see cref="StoreOptions.CopyOnRead"/> is set: treat returned values as immutable, or turn that option on.</para>
+/// </remarks>
+public sealed class Collection<TKey, TValue>
+    where TKey : notnull
+{
+    /// <summary>The largest serialized key accepted.</summary>
+    public const int MaxKeyBytes = 4 * 1024;
+
+    /// <summary>The largest serialized value accepted.</summary>
+    public const int MaxValueBytes = 64 * 1024 * 1024;
+
+    /// <summary>Records per block in a bulk import.</summary>
+    private const int ImportChunkRecords = 4096;
+
+    private readonly StellarStore _store;
+    private readonly Func<TValue, TKey> _keySelector;
+    private readonly WriterHandle _writer;
+    private readonly VersionedMap<TKey, TValue> _map;
+    private readonly Func<TValue, TValue> _read;
+
+    internal Collection(StellarStore store, string name, Func<TValue, TKey> keySelector, WriterHandle writer, VersionedMap<TKey, TValue> map, bool copyOnRead)
+    {
+        _store = store;
+        Name = name;
+        _keySelector = keySelector;
+        _writer = writer;
+        _map = map;
+        _read = copyOnRead ? RecordSerializer<TValue>.Copy : static v => v;
+    }
+
+    /// <summary>The collection's name.</summary>
+    public string Name { get; }
+
+    /// <summary>The number of keys, as of the newest published write. Never blocks.</summary>
+    public long Count => _map.Published.Count;
+
+    /// <summary>The value stored under <paramref name="key"/>, or default when there is none. Never blocks.</summary>
+    public TValue? Get(TKey key) => TryGet(key, out var value) ? value : default;
+
+    /// <summary>Reads the value stored under <paramref name="key"/>. Never blocks; sees every write whose task completed.</summary>
+    public bool TryGet(TKey key, [MaybeNullWhen(false)] out TValue value)
+    {
+        ArgumentNullException.ThrowIfNull(key);
+        if (_map.TryGetLatest(key, out var node))
+        {
+            value = _read(node.Value!);
+            return true;
+        }
+
+        value = default;
+        return false;
+    }
+
+    /// <summary>
+    /// Every value that matches <paramref name="predicate"/> (null: all), read from one consistent version taken
+    /// when enumeration starts; compose further with LINQ. Order is not defined.
+    /// </summary>
+    public IEnumerable<TValue> Query(Func<TValue, bool>? predicate = null)
+    {
+        using var snapshot = Snapshot();
+        foreach (var value in snapshot.Query(predicate))
+        {
+            yield return value;
+        }
+    }
+
+    /// <summary>Pins the newest version: reads through it stay at that version until it is disposed.</summary>
+    public CollectionSnapshot<TKey, TValue> Snapshot() => new(_map, _read);
+
+    /// <summary>Inserts <paramref name="value"/>; fails with <see cref="DuplicateKeyException"/> (nothing stored) when its key exists.</summary>
+    public Task InsertAsync(TValue value, CancellationToken cancellationToken = default) =>
+        SubmitValueAsync(WriteKind.Insert, value, cancellationToken);
+
+    /// <summary>Replaces the value under <paramref name="value"/>'s key; fails with <see cref="KeyNotFoundException"/> when it is missing.</summary>
+    public Task UpdateAsync(TValue value, CancellationToken cancellationToken = default) =>
+        SubmitValueAsync(WriteKind.Update, value, cancellationToken);
+
+    /// <summary>Inserts <paramref name="value"/> or replaces the value under its key.</summary>
+    public Task UpsertAsync(TValue value, CancellationToken cancellationToken = default) =>
+        SubmitValueAsync(WriteKind.Upsert, value, cancellationToken);
+
+    /// <summary>Deletes <paramref name="key"/>; completes with whether it existed. Deleting a missing key writes nothing.</summary>
+    public async Task<bool> DeleteAsync(TKey key, CancellationToken cancellationToken = default)
+    {
+        cancellationToken.ThrowIfCancellationRequested();
+        var write = Encode(WriteKind.Delete, key, default);
+        return (bool)(await SubmitAsync(write, cancellationToken).ConfigureAwait(false))!;
+    }
+
+    /// <summary>
+    /// Applies the writes <paramref name="build"/> adds to the batch atomically: one block on disk, visible at once,
+    /// all or none. If any write is rejected, the task fails with that rejection and nothing is stored.
+    /// </summary>
+    public async Task WriteAsync(Action<WriteBatch<TKey, TValue>> build, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(build);
+        cancellationToken.ThrowIfCancellationRequested();
+        var batch = new WriteBatch<TKey, TValue>(this);
+        try
+        {
+            build(batch);
+        }
+        catch
+        {
+            batch.Writes.ForEach(w => w.Release());
+            throw;
+        }
+
+        if (batch.Writes.Count == 0)
+        {
+            return;
+        }
+
+        await SubmitAsync(new BatchWrite<TKey, TValue>(batch.Writes, atomic: true), cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Upserts every value of <paramref name="source"/> in large blocks (encoded in parallel, written in order),
+    /// then flushes once. A key that appears more than once ends with its last value. On cancellation or a bad
+    /// record the task fails; every block committed before stays, and no block is ever half visible.
+    /// </summary>
+    public Task BulkImportAsync(IEnumerable<TValue> source, IProgress<BulkImportProgress>? progress = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        return BulkImportAsync(ToAsync(source, cancellationToken), progress, cancellationToken);
+    }
+
+    /// <inheritdoc cref="BulkImportAsync(IEnumerable{TValue}, IProgress{BulkImportProgress}?, CancellationToken)"/>
+    public async Task BulkImportAsync(IAsyncEnumerable<TValue> source, IProgress<BulkImportProgress>? progress = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        var inFlight = new Queue<(Task Task, int Records, long Bytes)>();
+        var maxInFlight = Math.Max(2, _store.Options.MaxDegreeOfParallelism * 2);
+        long records = 0, bytes = 0;
+
+        async Task DrainOneAsync()
+        {
+            var (task, count, size) = inFlight.Dequeue();
+            await task.ConfigureAwait(false);
+            records += count;
+            bytes += size;
+            progress?.Report(new BulkImportProgress(records, bytes));
+        }
+
+        var chunk = new List<SingleWrite<TKey, TValue>>(ImportChunkRecords);
+        try
+        {
+            await foreach (var value in source.WithCancellation(cancellationToken).ConfigureAwait(false))
+            {
+                ArgumentNullException.ThrowIfNull(value, nameof(source));
+                chunk.Add(Encode(WriteKind.Upsert, _keySelector(value), value));
+                if (chunk.Count == ImportChunkRecords)
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                    var batch = new BatchWrite<TKey, TValue>(chunk, atomic: false);
+                    inFlight.Enqueue((SubmitAsync(batch, cancellationToken), chunk.Count, batch.Bytes));
+                    chunk = new List<SingleWrite<TKey, TValue>>(ImportChunkRecords);
+                    while (inFlight.Count >= maxInFlight)
+                    {
+                        await DrainOneAsync().ConfigureAwait(false);
+                    }
+                }
+            }
+
+            if (chunk.Count > 0)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                var batch = new BatchWrite<TKey, TValue>(chunk, atomic: false);
+                inFlight.Enqueue((SubmitAsync(batch, cancellationToken), chunk.Count, batch.Bytes));
+                chunk = new List<SingleWrite<TKey, TValue>>();
+            }
+        }
+        finally
+        {
+            chunk.ForEach(w => w.Release());
+
+            // Whatever was queued runs to its outcome; wait for it so no import write outlives the call.
+            while (inFlight.Count > 0)
+            {
+                try
+                {
+                    await DrainOneAsync().ConfigureAwait(false);
+                }
+                catch when (cancellationToken.IsCancellationRequested)
+                {
+                    // The cancellation is what the caller sees; the queued write's own outcome is on disk or not.
+                }
+            }
+        }
+
+        await _writer.FlushAsync().ConfigureAwait(false);
+    }
+
+    internal TKey KeyOf(TValue value)
+    {
+        var key = _keySelector(value);
+        if (key is null)
+        {
+            throw new ArgumentException("The key selector returned null for this value.", nameof(value));
+        }
+
+        return key;
+    }
+
+    internal SingleWrite<TKey, TValue> Encode(WriteKind kind, TKey key, TValue? value)
+    {
+        ArgumentNullException.ThrowIfNull(key);
+        _store.ThrowIfDisposed();
+        return SingleWrite<TKey, TValue>.Create(kind, key, value, MaxKeyBytes, MaxValueBytes);
+    }
+
+    private async Task SubmitValueAsync(WriteKind kind, TValue value, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        cancellationToken.ThrowIfCancellationRequested();
+        await SubmitAsync(Encode(kind, KeyOf(value), value), cancellationToken).ConfigureAwait(false);
+    }
+
+    private async Task<object?> SubmitAsync(object write, CancellationToken cancellationToken)
+    {
+        try
+        {
+            return await _writer.SubmitAsync(write, cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // Cancelled before it was queued: the writer never saw it, so its buffers come back here.
+            Release(write);
+            throw;
+        }
+    }
+
+    private static void Release(object write)
+    {
+        switch (write)
+        {
+            case SingleWrite<TKey, TValue> single:
+                single.Release();
+                break;
+            case BatchWrite<TKey, TValue> batch:
+                batch.Writes.ForEach(w => w.Release());
+                break;
+        }
+    }
+
+    private static async IAsyncEnumerable<TValue> ToAsync(IEnumerable<TValue> source, [EnumeratorCancellation] CancellationToken cancellationToken = default)
+    {
+        foreach (var value in source)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            yield return value;
+        }
+
+        await Task.CompletedTask.ConfigureAwait(false);
+    }
+}

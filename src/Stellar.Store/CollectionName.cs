@@ -1,0 +1,27 @@
+namespace Stellar.Store;
+
+/// <summary>The rule for collection names. Names map to numeric ids; no file name is ever made from one.</summary>
+internal static class CollectionName
+{
+    public const string Rule = "a collection name is 1 to 64 characters of ASCII letters, digits, '-', '_' and '.', is not '.' or '..' or made only of dots, and is not a reserved device name (CON, PRN, AUX, NUL, COM1-9, LPT1-9)";
+
+    private static readonly HashSet<string> Reserved = new(StringComparer.OrdinalIgnoreCase)
+    {
+        "CON", "PRN", "AUX", "NUL",
+        "COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8", "COM9",
+        "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
+    };
+
+    public static void Validate(string name)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        var valid = name.Length is >= 1 and <= 64
+            && name.All(c => c is (>= 'a' and <= 'z') or (>= 'A' and <= 'Z') or (>= '0' and <= '9') or '-' or '_' or '.')
+            && name.Any(c => c != '.')
+            && !Reserved.Contains(name.Split('.')[0]);
+        if (!valid)
+        {
+            throw new ArgumentException($"Invalid collection name '{(name.Length > 80 ? name[..80] + "…" : name)}': {Rule}.", nameof(name));
+        }
+    }
+}

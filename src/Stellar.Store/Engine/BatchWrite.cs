@@ -1,0 +1,21 @@
+namespace Stellar.Store.Engine;
+
+/// <summary>
+/// Writes committed together: all or none. <see cref="Atomic"/> batches (<c>WriteAsync</c>) reject whole when
+/// any precondition fails and always land in one block; import chunks are upserts whose last write of a key wins.
+/// </summary>
+internal sealed class BatchWrite<TKey, TValue>
+{
+    public BatchWrite(List<SingleWrite<TKey, TValue>> writes, bool atomic)
+    {
+        Writes = writes;
+        Atomic = atomic;
+    }
+
+    public List<SingleWrite<TKey, TValue>> Writes { get; }
+
+    public bool Atomic { get; }
+
+    /// <summary>The encoded bytes of every write in the batch.</summary>
+    public long Bytes => Writes.Sum(w => (long)w.Length);
+}

@@ -1,0 +1,332 @@
+using System.Buffers;
+using Stellar.Store.Actors;
+using Stellar.Store.Format;
+using Stellar.Store.Shards;
+using Stellar.Store.Snapshots;
+
+namespace Stellar.Store.Engine;
+
+/// <summary>
+/// The engine of one collection, driven by its writer actor through <see cref="ICommitSink"/>: it checks
+/// preconditions against its own state, packs a group into blocks, encodes them in parallel, appends them in
+/// sequence order, flushes per the durability mode, then publishes the group to readers with one volatile write.
+/// Loading at open lives in <c>CollectionEngine.Load.cs</c>.
+/// </summary>
+/// <remarks>Thread safety: single-writer by contract (the actor never overlaps two calls); readers use
+/// <see cref="Map"/>, which is lock-free.</remarks>
+internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink
+    where TKey : notnull
+{
+    /// <summary>Single writes are packed into blocks up to this many raw bytes.</summary>
+    private const int TargetBlockBytes = 64 * 1024;
+
+    private readonly string _name;
+    private readonly ShardChain _chain;
+    private readonly BlockCodec _codec;
+    private readonly int _parallelism;
+    private readonly Dictionary<TKey, bool> _overlay = new();
+    private readonly Dictionary<TKey, bool> _batchOverlay = new();
+    private readonly List<StagedBlock> _staged = new();
+    private long _stagedCount;
+    private long _version;
+
+    public CollectionEngine(string name, ShardChain chain, BlockCodec codec, int parallelism)
+    {
+        _name = name;
+        _chain = chain;
+        _codec = codec;
+        _parallelism = parallelism;
+    }
+
+    public VersionedMap<TKey, TValue> Map { get; } = new();
+
+    public Exception? Stage(object write, out object? result)
+    {
+        result = null;
+        switch (write)
+        {
+            case SingleWrite<TKey, TValue> single:
+            {
+                var rejection = Check(single, _overlay, out var exists);
+                if (rejection is not null)
+                {
+                    single.Release();
+                    return rejection;
+                }
+
+                if (single.Kind == WriteKind.Delete)
+                {
+                    result = exists;
+                    if (!exists)
+                    {
+                        // Deleting a missing key changes nothing, so it costs nothing.
+                        single.Release();
+                        return null;
+                    }
+                }
+
+                ApplyToOverlay(single, _overlay);
+                OpenBlock(single.Length, mustFit: false).Add(single);
+                return null;
+            }
+
+            case BatchWrite<TKey, TValue> batch:
+                return StageBatch(batch);
+
+            default:
+                throw new ArgumentException($"Unknown write {write.GetType()}", nameof(write));
+        }
+    }
+
+    public Task CommitAsync() => Task.Run(Commit);
+
+    public void Discard()
+    {
+        foreach (var block in _staged)
+        {
+            block.Release();
+        }
+
+        _staged.Clear();
+        _overlay.Clear();
+        _stagedCount = Map.Published.Count;
+    }
+
+    public Task FlushAsync() => Task.Run(_chain.Flush);
+
+    public Exception Fault(Exception cause) => cause is StoreFaultedException faulted
+        ? faulted
+        : new StoreFaultedException(
+            $"Collection '{_name}' is faulted: a write failed in storage ({cause.Message}). Writes that were not acknowledged may or may not be on disk; reopen the store to recover every acknowledged write.",
+            cause);
+
+    private Exception? StageBatch(BatchWrite<TKey, TValue> batch)
+    {
+        _batchOverlay.Clear();
+        var kept = new List<SingleWrite<TKey, TValue>>(batch.Writes.Count);
+        foreach (var write in batch.Writes)
+        {
+            var rejection = batch.Atomic ? CheckLayered(write, out var exists) : null;
+            if (rejection is not null)
+            {
+                foreach (var w in batch.Writes)
+                {
+                    w.Release();
+                }
+
+                return rejection;
+            }
+
+            if (write.Kind == WriteKind.Delete && !Exists(write.Key, _batchOverlay, _overlay))
+            {
+                write.Release();
+                continue;
+            }
+
+            ApplyToOverlay(write, _batchOverlay);
+            kept.Add(write);
+        }
+
+        foreach (var (key, exists) in _batchOverlay)
+        {
+            var before = Exists(key, _overlay);
+            _overlay[key] = exists;
+            _stagedCount += (exists ? 1 : 0) - (before ? 1 : 0);
+        }
+
+        if (kept.Count > 0)
+        {
+            var bytes = kept.Sum(w => (long)w.Length);
+            var block = batch.Atomic ? OpenBlock(bytes, mustFit: true) : NewBlock();
+            foreach (var write in kept)
+            {
+                block.Add(write);
+            }
+        }
+
+        return null;
+    }
+
+    private Exception? CheckLayered(SingleWrite<TKey, TValue> write, out bool exists)
+    {
+        exists = Exists(write.Key, _batchOverlay, _overlay);
+        return Reject(write, exists);
+    }
+
+    private Exception? Check(SingleWrite<TKey, TValue> write, Dictionary<TKey, bool> overlay, out bool exists)
+    {
+        exists = Exists(write.Key, overlay);
+        return Reject(write, exists);
+    }
+
+    private Exception? Reject(SingleWrite<TKey, TValue> write, bool exists) => write.Kind switch
+    {
+        WriteKind.Insert when exists => new DuplicateKeyException(_name, write.Key),
+        WriteKind.Update when !exists => new KeyNotFoundException($"Collection '{_name}' holds no key '{write.Key}' to update."),
+        _ => null,
+    };
+
+    private bool Exists(TKey key, Dictionary<TKey, bool> overlay) =>
+        overlay.TryGetValue(key, out var exists) ? exists : Map.TryGetLatest(key, out _);
+
+    private bool Exists(TKey key, Dictionary<TKey, bool> inner, Dictionary<TKey, bool> outer) =>
+        inner.TryGetValue(key, out var exists) ? exists : Exists(key, outer);
+
+    private void ApplyToOverlay(SingleWrite<TKey, TValue> write, Dictionary<TKey, bool> overlay)
+    {
+        var exists = write.Kind != WriteKind.Delete;
+        if (ReferenceEquals(overlay, _overlay))
+        {
+            var before = Exists(write.Key, _overlay);
+            _stagedCount += (exists ? 1 : 0) - (before ? 1 : 0);
+        }
+
+        overlay[write.Key] = exists;
+    }
+
+    private StagedBlock OpenBlock(long bytes, bool mustFit)
+    {
+        if (_staged.Count > 0)
+        {
+            var last = _staged[^1];
+            if (!last.Sealed && last.Bytes + bytes <= TargetBlockBytes)
+            {
+                return last;
+            }
+        }
+
+        var block = NewBlock();
+        if (mustFit && bytes > TargetBlockBytes)
+        {
+            block.Sealed = true;
+        }
+
+        return block;
+    }
+
+    private StagedBlock NewBlock()
+    {
+        if (_staged.Count > 0)
+        {
+            _staged[^1].Sealed = true;
+        }
+
+        var block = new StagedBlock();
+        _staged.Add(block);
+        return block;
+    }
+
+    private void Commit()
+    {
+        var blocks = _staged;
+        var encoded = new (byte[] Bytes, int Length, uint ShardId)[blocks.Count];
+        try
+        {
+            var reserved = new (uint ShardId, ulong Sequence)[blocks.Count];
+            for (var i = 0; i < blocks.Count; i++)
+            {
+                reserved[i] = _chain.Reserve(BlockHeader.Size + (int)blocks[i].Bytes + (int)(blocks[i].Bytes / 200) + 64);
+            }
+
+            void Encode(int i)
+            {
+                var raw = blocks[i].Concatenate();
+                try
+                {
+                    var bytes = _codec.Encode(_chain.CollectionId, reserved[i].ShardId, reserved[i].Sequence,
+                        (uint)blocks[i].Writes.Count, BlockFlags.None, raw.AsSpan(0, (int)blocks[i].Bytes), out var length);
+                    encoded[i] = (bytes, length, reserved[i].ShardId);
+                }
+                finally
+                {
+                    ArrayPool<byte>.Shared.Return(raw);
+                }
+            }
+
+            if (blocks.Count == 1 || _parallelism == 1)
+            {
+                for (var i = 0; i < blocks.Count; i++)
+                {
+                    Encode(i);
+                }
+            }
+            else
+            {
+                Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, Encode);
+            }
+
+            foreach (var (bytes, length, shardId) in encoded)
+            {
+                _chain.Append(shardId, bytes.AsSpan(0, length));
+            }
+
+            _chain.EndGroup();
+            Publish(blocks, reserved);
+        }
+        finally
+        {
+            foreach (var (bytes, _, _) in encoded)
+            {
+                if (bytes is not null)
+                {
+                    ArrayPool<byte>.Shared.Return(bytes);
+                }
+            }
+        }
+    }
+
+    private void Publish(List<StagedBlock> blocks, (uint ShardId, ulong Sequence)[] reserved)
+    {
+        var version = ++_version;
+        for (var i = 0; i < blocks.Count; i++)
+        {
+            foreach (var write in blocks[i].Writes)
+            {
+                Map.Apply(write.Key, version, write.Value, write.Kind == WriteKind.Delete, reserved[i].ShardId, write.Length);
+                write.Release();
+            }
+        }
+
+        Map.Publish(version, _stagedCount);
+        blocks.Clear();
+        _overlay.Clear();
+    }
+
+    /// <summary>The writes bound for one block.</summary>
+    private sealed class StagedBlock
+    {
+        public List<SingleWrite<TKey, TValue>> Writes { get; } = new();
+
+        public long Bytes { get; private set; }
+
+        /// <summary>No further writes join a sealed block (it holds an atomic batch too large to share).</summary>
+        public bool Sealed { get; set; }
+
+        public void Add(SingleWrite<TKey, TValue> write)
+        {
+            Writes.Add(write);
+            Bytes += write.Length;
+        }
+
+        public byte[] Concatenate()
+        {
+            var raw = ArrayPool<byte>.Shared.Rent((int)Math.Max(1, Bytes));
+            var position = 0;
+            foreach (var write in Writes)
+            {
+                write.Record.AsSpan(0, write.Length).CopyTo(raw.AsSpan(position));
+                position += write.Length;
+            }
+
+            return raw;
+        }
+
+        public void Release()
+        {
+            foreach (var write in Writes)
+            {
+                write.Release();
+            }
+        }
+    }
+}

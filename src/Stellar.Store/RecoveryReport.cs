@@ -1,0 +1,14 @@
+namespace Stellar.Store;
+
+/// <summary>What recovery found when the store was opened. Immutable.</summary>
+/// <param name="BlocksVerified">Blocks whose header and checksum were verified, over every collection.</param>
+/// <param name="TruncatedBytes">Bytes of torn tails (partial blocks at the end of an active shard) that were cut.</param>
+/// <param name="TruncatedShards">The shard files whose tails were cut.</param>
+/// <param name="IgnoredFiles">Files in the store directory that the manifest does not name (left in place).</param>
+/// <param name="Elapsed">The time verification took.</param>
+public sealed record RecoveryReport(
+    long BlocksVerified,
+    long TruncatedBytes,
+    IReadOnlyList<string> TruncatedShards,
+    IReadOnlyList<string> IgnoredFiles,
+    TimeSpan Elapsed);

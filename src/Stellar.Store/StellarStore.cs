@@ -1,0 +1,310 @@
+using System.Diagnostics;
+using Akka.Actor;
+using Akka.Configuration;
+using Stellar.Store.Actors;
+using Stellar.Store.Codecs;
+using Stellar.Store.Engine;
+using Stellar.Store.Format;
+using Stellar.Store.Shards;
+using Stellar.Store.Storage;
+
+namespace Stellar.Store;
+
+/// <summary>
+/// An open store: a directory of append-only shard files, owned exclusively by this instance until it is
+/// disposed. Open one with <see cref="OpenAsync"/>; get collections with <see cref="GetCollection{TKey,TValue}"/>.
+/// </summary>
+/// <remarks>
+/// Thread safety: every member may be called from any thread. Disposing flushes every collection (fsync) and
+/// releases the directory; so does the actor system's <c>CoordinatedShutdown</c>.
+/// </remarks>
+public sealed class StellarStore : IAsyncDisposable
+{
+    private const string StoreActorConfig = """
+        akka {
+          loglevel = WARNING
+          stdout-loglevel = WARNING
+          actor.provider = local
+          coordinated-shutdown.run-by-clr-shutdown-hook = off
+        }
+        """;
+
+    private static int s_storeCounter;
+
+    private readonly IStorage _storage;
+    private readonly IDisposable _lock;
+    private readonly Manifest _manifest;
+    private readonly BlockCodec _codec;
+    private readonly AesGcmBlockCipher? _cipher;
+    private readonly Dictionary<string, ShardChain> _chains;
+    private readonly Dictionary<string, object> _collections = new(StringComparer.Ordinal);
+    private readonly List<WriterHandle> _writers = new();
+    private readonly ActorSystem _system;
+    private readonly bool _ownsSystem;
+    private readonly IActorRef _guardian;
+    private readonly object _gate = new();
+    private Task? _disposeTask;
+    private int _disposed;
+
+    private StellarStore(string path, StoreOptions options, IStorage storage, IDisposable storeLock, Manifest manifest,
+        BlockCodec codec, AesGcmBlockCipher? cipher, Dictionary<string, ShardChain> chains, RecoveryReport recovery)
+    {
+        Path = path;
+        Options = options;
+        _storage = storage;
+        _lock = storeLock;
+        _manifest = manifest;
+        _codec = codec;
+        _cipher = cipher;
+        _chains = chains;
+        Recovery = recovery;
+        _ownsSystem = options.ActorSystem is null;
+        _system = options.ActorSystem ?? ActorSystem.Create("stellar-store", ConfigurationFactory.ParseString(StoreActorConfig));
+        _guardian = _system.ActorOf(StoreGuardian.Props(), $"stellar-store-{Interlocked.Increment(ref s_storeCounter)}");
+        CoordinatedShutdown.Get(_system).AddTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate, "stellar-store-close", async () =>
+        {
+            // When the store itself is closing (and terminating its own system), there is nothing left to do here.
+            if (Volatile.Read(ref _disposed) == 0)
+            {
+                await CloseAsync(terminateSystem: false).ConfigureAwait(false);
+            }
+
+            return Akka.Done.Instance;
+        });
+    }
+
+    /// <summary>The store directory.</summary>
+    public string Path { get; }
+
+    /// <summary>The options the store was opened with.</summary>
+    public StoreOptions Options { get; }
+
+    /// <summary>What recovery found and did at open.</summary>
+    public RecoveryReport Recovery { get; }
+
+    /// <summary>
+    /// Opens the store at <paramref name="path"/>, creating it when the directory holds none. Verifies every block
+    /// (a torn tail of an active shard is cut and reported in <see cref="Recovery"/>).
+    /// </summary>
+    /// <exception cref="StoreLockedException">The store is open elsewhere, in this process or another.</exception>
+    /// <exception cref="IncompatibleFormatException">The store was written by a newer format.</exception>
+    /// <exception cref="WrongKeyException">The key or passphrase does not match the store's encryption.</exception>
+    /// <exception cref="CorruptBlockException">A committed block is damaged; the store refuses to open.</exception>
+    /// <exception cref="CorruptStoreException">The manifest is damaged or a shard it lists is missing.</exception>
+    public static Task<StellarStore> OpenAsync(string path, StoreOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(path);
+        options ??= new StoreOptions();
+        options.Validate();
+        cancellationToken.ThrowIfCancellationRequested();
+        return Task.Run(() => Open(System.IO.Path.GetFullPath(path), options), cancellationToken);
+    }
+
+    /// <summary>
+    /// The collection <paramref name="name"/> of <typeparamref name="TValue"/> keyed by
+    /// <paramref name="keySelector"/>, created on first use and loaded from disk (decoded in parallel) on the first
+    /// call after open. Calling it again with the same name returns the same collection.
+    /// </summary>
+    /// <exception cref="ArgumentException">The name breaks the naming rule, or a type cannot be serialized.</exception>
+    /// <exception cref="InvalidOperationException">The collection exists with other key or value types.</exception>
+    public Collection<TKey, TValue> GetCollection<TKey, TValue>(string name, Func<TValue, TKey> keySelector)
+        where TKey : notnull
+    {
+        CollectionName.Validate(name);
+        ArgumentNullException.ThrowIfNull(keySelector);
+        ThrowIfDisposed();
+        lock (_gate)
+        {
+            if (_collections.TryGetValue(name, out var existing))
+            {
+                return existing as Collection<TKey, TValue> ?? throw TypeMismatch(name, existing.GetType().GetGenericArguments());
+            }
+
+            RecordSerializer<TKey>.EnsureSerializable("key");
+            RecordSerializer<TValue>.EnsureSerializable("value");
+            var entry = _manifest.Collections.Find(c => c.Name == name);
+            if (entry is null)
+            {
+                entry = new ManifestCollection
+                {
+                    Name = name,
+                    Id = _manifest.Collections.Count == 0 ? 1 : _manifest.Collections.Max(c => c.Id) + 1,
+                    KeyType = TypeName<TKey>(),
+                    ValueType = TypeName<TValue>(),
+                };
+                _manifest.Collections.Add(entry);
+                SaveManifest();
+                _chains[name] = new ShardChain(_storage, entry, SaveManifest, Options.MaxShardBytes, Options.Durability);
+            }
+            else if (entry.KeyType != TypeName<TKey>() || entry.ValueType != TypeName<TValue>())
+            {
+                throw new InvalidOperationException(
+                    $"Collection '{name}' holds {entry.KeyType} -> {entry.ValueType}; it was asked for as {TypeName<TKey>()} -> {TypeName<TValue>()}.");
+            }
+
+            var engine = new CollectionEngine<TKey, TValue>(name, _chains[name], _codec, Options.MaxDegreeOfParallelism);
+            engine.Load();
+            var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter($"c{entry.Id}", engine), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
+            var handle = new WriterHandle(writer, Options.MaxQueuedWrites);
+            var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine.Map, Options.CopyOnRead);
+            _collections[name] = collection;
+            _writers.Add(handle);
+            return collection;
+        }
+    }
+
+    /// <summary>
+    /// Completes when every write acknowledged before the call is durable on the device (fsync), whatever the
+    /// durability mode: in <see cref="Durability.Buffered"/> mode this is what makes writes durable.
+    /// </summary>
+    public Task FlushAsync()
+    {
+        ThrowIfDisposed();
+        return Task.WhenAll(Writers().Select(w => w.FlushAsync()));
+    }
+
+    /// <summary>Finishes queued writes, flushes everything to disk, stops the writers and releases the directory.</summary>
+    public ValueTask DisposeAsync() => new(CloseAsync(terminateSystem: _ownsSystem));
+
+    internal void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+
+    private static StellarStore Open(string path, StoreOptions options)
+    {
+        var stopwatch = Stopwatch.StartNew();
+        var storage = new FileStorage(path);
+        var storeLock = storage.AcquireLock();
+        AesGcmBlockCipher? cipher = null;
+        var chains = new Dictionary<string, ShardChain>(StringComparer.Ordinal);
+        try
+        {
+            var key = options.EncryptionKey?.ToArray(); // a private copy: the caller may clear theirs
+            Manifest manifest;
+            if (storage.Exists(Manifest.FileName))
+            {
+                manifest = Manifest.Parse(storage.ReadAllBytes(Manifest.FileName), System.IO.Path.Combine(path, Manifest.FileName));
+                if (manifest.Encryption is null && (key is not null || options.EncryptionPassphrase is not null))
+                {
+                    throw new WrongKeyException($"Store '{path}' is not encrypted, but an encryption key or passphrase was given.");
+                }
+
+                if (manifest.Encryption is not null)
+                {
+                    cipher = new AesGcmBlockCipher(KeyMaterial.Unlock(manifest.Encryption, key, options.EncryptionPassphrase));
+                }
+            }
+            else
+            {
+                manifest = new Manifest();
+                if (key is not null || options.EncryptionPassphrase is not null)
+                {
+                    var (info, masterKey) = KeyMaterial.Create(key, options.EncryptionPassphrase, options.PassphraseIterations);
+                    manifest.Encryption = info;
+                    cipher = new AesGcmBlockCipher(masterKey);
+                }
+            }
+
+            // Blocks say how they were compressed, so the option may change between opens; it applies to new blocks.
+            if (manifest.Compression != (byte)options.Compression || !storage.Exists(Manifest.FileName))
+            {
+                manifest.Compression = (byte)options.Compression;
+                storage.ReplaceAtomically(Manifest.FileName, manifest.Serialize());
+            }
+
+            var codec = new BlockCodec(options.Compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
+            long blocks = 0, truncated = 0;
+            var truncatedShards = new List<string>();
+            var known = new HashSet<string>(StringComparer.Ordinal) { Manifest.FileName, "LOCK" };
+            foreach (var entry in manifest.Collections)
+            {
+                var chain = new ShardChain(storage, entry, () => storage.ReplaceAtomically(Manifest.FileName, manifest.Serialize()), options.MaxShardBytes, options.Durability);
+                chains[entry.Name] = chain;
+                chain.Scan(sealActive: cipher is not null);
+                blocks += chain.Blocks.Count;
+                truncated += chain.TruncatedBytes;
+                truncatedShards.AddRange(chain.TruncatedShards);
+                known.UnionWith(entry.Shards.Select(s => ManifestCollection.ShardFileName(entry.Id, s)));
+            }
+
+            var ignored = storage.List().Where(f => !known.Contains(f)).Order(StringComparer.Ordinal).ToArray();
+            var report = new RecoveryReport(blocks, truncated, truncatedShards, ignored, stopwatch.Elapsed);
+            return new StellarStore(path, options, storage, storeLock, manifest, codec, cipher, chains, report);
+        }
+        catch
+        {
+            foreach (var chain in chains.Values)
+            {
+                chain.Dispose();
+            }
+
+            cipher?.Dispose();
+            storeLock.Dispose();
+            throw;
+        }
+    }
+
+    private static string TypeName<T>() => typeof(T).FullName ?? typeof(T).Name;
+
+    private static InvalidOperationException TypeMismatch(string name, Type[] types) =>
+        new($"Collection '{name}' is open as {types[0]} -> {types[1]}; it cannot be opened with other types.");
+
+    private void SaveManifest() => _storage.ReplaceAtomically(Manifest.FileName, _manifest.Serialize());
+
+    private List<WriterHandle> Writers()
+    {
+        lock (_gate)
+        {
+            return _writers.ToList();
+        }
+    }
+
+    private Task CloseAsync(bool terminateSystem)
+    {
+        lock (_gate)
+        {
+            if (_disposeTask is null)
+            {
+                Volatile.Write(ref _disposed, 1);
+                _disposeTask = CloseCoreAsync(terminateSystem);
+            }
+
+            return _disposeTask;
+        }
+    }
+
+    private async Task CloseCoreAsync(bool terminateSystem)
+    {
+        var writers = Writers();
+        Exception? failure = null;
+        try
+        {
+            await Task.WhenAll(writers.Select(w => w.CloseAsync())).ConfigureAwait(false);
+        }
+        catch (Exception e)
+        {
+            failure = e;
+        }
+
+        foreach (var writer in writers)
+        {
+            writer.Dispose();
+        }
+
+        foreach (var chain in _chains.Values)
+        {
+            chain.Dispose();
+        }
+
+        _cipher?.Dispose();
+        _lock.Dispose();
+        _system.Stop(_guardian);
+        if (terminateSystem)
+        {
+            await _system.Terminate().ConfigureAwait(false);
+        }
+
+        if (failure is not null)
+        {
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(failure).Throw();
+        }
+    }
+}

@@ -1,0 +1,92 @@
+using Akka.Actor;
+
+namespace Stellar.Store;
+
+/// <summary>
+/// How a store is opened. Validated once by <see cref="StellarStore.OpenAsync"/>, which names the bad option.
+/// Compression and encryption are recorded in the store's manifest when it is created; opening it later with a
+/// different encryption setting fails with <see cref="WrongKeyException"/>.
+/// </summary>
+public sealed class StoreOptions
+{
+    /// <summary>What a completed write survives. Default <see cref="Stellar.Store.Durability.WriteThrough"/>.</summary>
+    public Durability Durability { get; init; } = Durability.WriteThrough;
+
+    /// <summary>Block compression for a new store. Default <see cref="Stellar.Store.Compression.None"/>.</summary>
+    public Compression Compression { get; init; } = Compression.None;
+
+    /// <summary>A 32-byte AES-256 key; null leaves the store unencrypted. Exclusive with <see cref="EncryptionPassphrase"/>.</summary>
+    public byte[]? EncryptionKey { get; init; }
+
+    /// <summary>A passphrase turned into the key by PBKDF2-SHA256 with a random salt kept in the manifest.</summary>
+    public string? EncryptionPassphrase { get; init; }
+
+    /// <summary>PBKDF2 iterations for a new passphrase-encrypted store. Default 600,000.</summary>
+    public int PassphraseIterations { get; init; } = 600_000;
+
+    /// <summary>The size at which the active shard is sealed and a new one started. Default 64 MiB.</summary>
+    public long MaxShardBytes { get; init; } = 64L * 1024 * 1024;
+
+    /// <summary>Writes queued per collection before callers wait (asynchronously). Default 65,536.</summary>
+    public int MaxQueuedWrites { get; init; } = 65_536;
+
+    /// <summary>Cores used to encode blocks of one group and to decode at open. Default: the processor count.</summary>
+    public int MaxDegreeOfParallelism { get; init; } = Environment.ProcessorCount;
+
+    /// <summary>
+    /// Whether reads return a private copy of each value (deserialized from its bytes) instead of the shared
+    /// instance the store holds. Turn on for mutable value classes that callers change after reading.
+    /// </summary>
+    public bool CopyOnRead { get; init; }
+
+    /// <summary>An actor system to run the writers in (for Akka.Hosting users); null: the store creates and owns one.</summary>
+    public ActorSystem? ActorSystem { get; init; }
+
+    internal void Validate()
+    {
+        if (!Enum.IsDefined(Durability))
+        {
+            throw new ArgumentOutOfRangeException(nameof(Durability), Durability, "Durability must be Buffered, WriteThrough or Fsync.");
+        }
+
+        if (!Enum.IsDefined(Compression))
+        {
+            throw new ArgumentOutOfRangeException(nameof(Compression), Compression, "Compression must be None or Lz4.");
+        }
+
+        if (EncryptionKey is { } key && key.Length != 32)
+        {
+            throw new ArgumentException($"EncryptionKey must be 32 bytes (AES-256); it is {key.Length}.", nameof(EncryptionKey));
+        }
+
+        if (EncryptionKey is not null && EncryptionPassphrase is not null)
+        {
+            throw new ArgumentException("Set EncryptionKey or EncryptionPassphrase, not both.", nameof(EncryptionPassphrase));
+        }
+
+        if (EncryptionPassphrase is { Length: 0 })
+        {
+            throw new ArgumentException("EncryptionPassphrase must not be empty.", nameof(EncryptionPassphrase));
+        }
+
+        if (PassphraseIterations < 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(PassphraseIterations), PassphraseIterations, "PassphraseIterations must be positive.");
+        }
+
+        if (MaxShardBytes < 64 * 1024)
+        {
+            throw new ArgumentOutOfRangeException(nameof(MaxShardBytes), MaxShardBytes, "MaxShardBytes must be at least 64 KiB.");
+        }
+
+        if (MaxQueuedWrites < 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(MaxQueuedWrites), MaxQueuedWrites, "MaxQueuedWrites must be positive.");
+        }
+
+        if (MaxDegreeOfParallelism < 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(MaxDegreeOfParallelism), MaxDegreeOfParallelism, "MaxDegreeOfParallelism must be positive.");
+        }
+    }
+}

@@ -1,0 +1,42 @@
+using Stellar.Store.Engine;
+
+namespace Stellar.Store;
+
+/// <summary>
+/// The writes of one atomic <see cref="Collection{TKey,TValue}.WriteAsync"/>: they are checked in order against
+/// the collection as the earlier ones leave it, stored in one block, and become visible at once, or, if any is
+/// rejected, none is stored.
+/// </summary>
+/// <remarks>Not thread-safe: fill it on the thread that called <c>WriteAsync</c>, inside the callback.</remarks>
+public sealed class WriteBatch<TKey, TValue>
+    where TKey : notnull
+{
+    private readonly Collection<TKey, TValue> _collection;
+
+    internal WriteBatch(Collection<TKey, TValue> collection) => _collection = collection;
+
+    internal List<SingleWrite<TKey, TValue>> Writes { get; } = new();
+
+    /// <summary>Adds an insert: the whole batch is rejected with <see cref="DuplicateKeyException"/> if the key exists.</summary>
+    public WriteBatch<TKey, TValue> Insert(TValue value) => Add(WriteKind.Insert, value);
+
+    /// <summary>Adds an update: the whole batch is rejected with <see cref="KeyNotFoundException"/> if the key is missing.</summary>
+    public WriteBatch<TKey, TValue> Update(TValue value) => Add(WriteKind.Update, value);
+
+    /// <summary>Adds an insert-or-replace.</summary>
+    public WriteBatch<TKey, TValue> Upsert(TValue value) => Add(WriteKind.Upsert, value);
+
+    /// <summary>Adds a delete; deleting a missing key is allowed and changes nothing.</summary>
+    public WriteBatch<TKey, TValue> Delete(TKey key)
+    {
+        Writes.Add(_collection.Encode(WriteKind.Delete, key, default));
+        return this;
+    }
+
+    private WriteBatch<TKey, TValue> Add(WriteKind kind, TValue value)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        Writes.Add(_collection.Encode(kind, _collection.KeyOf(value), value));
+        return this;
+    }
+}
