@@ -1,0 +1,267 @@
+using System.Buffers.Binary;
+using System.Collections.Concurrent;
+using System.Security.Cryptography;
+
+namespace Stellar.Store.Codecs;
+
+/// <summary>
+/// AES-256-GCM block encryption with a 16-byte tag. Each (collection, shard) pair has its own subkey, derived from
+/// the store's master key with HKDF-SHA256; the 12-byte nonce is the shard id and the block sequence.
+/// </summary>
+/// <remarks>
+/// <para>Subkey: <c>HKDF-SHA256(ikm: master key, salt: empty, info, 32 bytes)</c>, where info is</para>
+/// <code>
+/// 00-21 [ascii]  "stellar-store/block/v1"
+/// 22-25 [uint]   collection id, little-endian
+/// 26-29 [uint]   shard id, little-endian
+/// </code>
+/// <para>Nonce:</para>
+/// <code>
+/// 00-03 [uint]   shard id, little-endian
+/// 04-11 [ulong]  block sequence, little-endian
+/// </code>
+/// <para>
+/// The shard id sits in the nonce although the subkey already binds it, so that nonces stay unique under a key
+/// even if a later format ever shared one subkey between shards. The engine must never encrypt one
+/// (collection, shard, sequence) triple twice (see <see cref="IBlockCipher"/>).
+/// </para>
+/// <para>
+/// Thread safety: <see cref="Encrypt"/> and <see cref="TryDecrypt"/> may run on any number of threads at once.
+/// <see cref="AesGcm"/> instances are not documented as thread-safe, so each call rents one from a small pool
+/// per subkey instead of sharing one behind a lock. <see cref="Dispose"/> must not race with them: the engine
+/// disposes the cipher after its pipelines have drained.
+/// </para>
+/// </remarks>
+internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
+{
+    /// <summary>Length of the master key and of every subkey: AES-256.</summary>
+    public const int KeySize = 32;
+
+    /// <summary>Length of the GCM nonce.</summary>
+    public const int NonceSize = 12;
+
+    /// <summary>Length of the GCM authentication tag, the whole of <see cref="Overhead"/>.</summary>
+    public const int TagSize = 16;
+
+    private const int NonceShardIdOffset = 0;
+    private const int NonceSequenceOffset = 4;
+
+    private readonly byte[] _masterKey;
+    private readonly ConcurrentDictionary<ulong, ShardKey> _shardKeys = new();
+
+    // No more calls than cores run at once, so idle instances beyond that would only hold native contexts.
+    private readonly int _poolCapacity = Math.Max(2, Environment.ProcessorCount);
+    private int _disposed;
+
+    /// <summary>Creates the cipher for a store's 32-byte master key; the key is copied, so the caller may zero its own.</summary>
+    /// <exception cref="ArgumentException"><paramref name="masterKey"/> is not 32 bytes.</exception>
+    public AesGcmBlockCipher(byte[] masterKey)
+    {
+        ArgumentNullException.ThrowIfNull(masterKey);
+        if (masterKey.Length != KeySize)
+        {
+            throw new ArgumentException(
+                $"The master key must be {KeySize} bytes (AES-256); got {masterKey.Length}.", nameof(masterKey));
+        }
+
+        // Pinned so the garbage collector never leaves copies of key material behind when it compacts.
+        _masterKey = GC.AllocateArray<byte>(KeySize, pinned: true);
+        masterKey.CopyTo(_masterKey, 0);
+    }
+
+    /// <inheritdoc />
+    public int Overhead => TagSize;
+
+    private static ReadOnlySpan<byte> SubkeyLabel => "stellar-store/block/v1"u8;
+
+    /// <inheritdoc />
+    /// <exception cref="ArgumentException"><paramref name="destination"/> is not <c>plaintext.Length + Overhead</c> bytes.</exception>
+    /// <exception cref="ObjectDisposedException">The cipher was disposed.</exception>
+    public void Encrypt(uint collectionId, uint shardId, ulong blockSequence, ReadOnlySpan<byte> plaintext,
+        Span<byte> destination, ReadOnlySpan<byte> associatedData)
+    {
+        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+        if (destination.Length != plaintext.Length + TagSize)
+        {
+            throw new ArgumentException(
+                $"The destination must be {plaintext.Length + TagSize} bytes (plaintext + tag); got {destination.Length}.",
+                nameof(destination));
+        }
+
+        Span<byte> nonce = stackalloc byte[NonceSize];
+        WriteNonce(nonce, shardId, blockSequence);
+        var shardKey = GetShardKey(collectionId, shardId);
+        var aes = shardKey.Rent();
+        try
+        {
+            aes.Encrypt(nonce, plaintext, destination[..plaintext.Length], destination[plaintext.Length..], associatedData);
+        }
+        finally
+        {
+            shardKey.Return(aes);
+        }
+    }
+
+    /// <inheritdoc />
+    /// <exception cref="ArgumentException"><paramref name="plaintext"/> is not <c>source.Length - Overhead</c> bytes.</exception>
+    /// <exception cref="ObjectDisposedException">The cipher was disposed.</exception>
+    public bool TryDecrypt(uint collectionId, uint shardId, ulong blockSequence, ReadOnlySpan<byte> source,
+        Span<byte> plaintext, ReadOnlySpan<byte> associatedData)
+    {
+        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+        if (source.Length < TagSize)
+        {
+            // Too short to hold a tag: what was stored is not a block this cipher wrote.
+            return false;
+        }
+
+        var length = source.Length - TagSize;
+        if (plaintext.Length != length)
+        {
+            throw new ArgumentException(
+                $"The plaintext buffer must be {length} bytes (source - tag); got {plaintext.Length}.", nameof(plaintext));
+        }
+
+        Span<byte> nonce = stackalloc byte[NonceSize];
+        WriteNonce(nonce, shardId, blockSequence);
+        var shardKey = GetShardKey(collectionId, shardId);
+        var aes = shardKey.Rent();
+        try
+        {
+            aes.Decrypt(nonce, source[..length], source[length..], plaintext, associatedData);
+            return true;
+        }
+        catch (AuthenticationTagMismatchException)
+        {
+            // AesGcm already clears the output on failure; clearing again keeps the contract independent of that.
+            plaintext.Clear();
+            return false;
+        }
+        finally
+        {
+            shardKey.Return(aes);
+        }
+    }
+
+    /// <summary>Zeroes the master key and every subkey, and releases every pooled <see cref="AesGcm"/>.</summary>
+    public void Dispose()
+    {
+        if (Interlocked.Exchange(ref _disposed, 1) != 0)
+        {
+            return;
+        }
+
+        foreach (var pair in _shardKeys)
+        {
+            pair.Value.Dispose();
+        }
+
+        _shardKeys.Clear();
+        CryptographicOperations.ZeroMemory(_masterKey);
+    }
+
+    private static void WriteNonce(Span<byte> nonce, uint shardId, ulong blockSequence)
+    {
+        BinaryPrimitives.WriteUInt32LittleEndian(nonce[NonceShardIdOffset..], shardId);
+        BinaryPrimitives.WriteUInt64LittleEndian(nonce[NonceSequenceOffset..], blockSequence);
+    }
+
+    private ShardKey GetShardKey(uint collectionId, uint shardId)
+    {
+        var id = ((ulong)collectionId << 32) | shardId;
+        if (_shardKeys.TryGetValue(id, out var existing))
+        {
+            return existing;
+        }
+
+        var created = new ShardKey(DeriveSubkey(collectionId, shardId), _poolCapacity);
+        var winner = _shardKeys.GetOrAdd(id, created);
+        if (!ReferenceEquals(winner, created))
+        {
+            // Another thread derived the same subkey first; do not leave the losing copy in memory.
+            created.Dispose();
+        }
+
+        return winner;
+    }
+
+    private byte[] DeriveSubkey(uint collectionId, uint shardId)
+    {
+        Span<byte> info = stackalloc byte[SubkeyLabel.Length + sizeof(uint) + sizeof(uint)];
+        SubkeyLabel.CopyTo(info);
+        BinaryPrimitives.WriteUInt32LittleEndian(info[SubkeyLabel.Length..], collectionId);
+        BinaryPrimitives.WriteUInt32LittleEndian(info[(SubkeyLabel.Length + sizeof(uint))..], shardId);
+        var subkey = GC.AllocateArray<byte>(KeySize, pinned: true);
+        HKDF.DeriveKey(HashAlgorithmName.SHA256, _masterKey, subkey, ReadOnlySpan<byte>.Empty, info);
+        return subkey;
+    }
+
+    /// <summary>One subkey and the idle <see cref="AesGcm"/> instances keyed with it.</summary>
+    private sealed class ShardKey : IDisposable
+    {
+        private readonly byte[] _subkey;
+        private readonly int _capacity;
+
+        // ConcurrentBag keeps a list per thread, so a thread that rents and returns finds its own instance again
+        // without contention.
+        private readonly ConcurrentBag<AesGcm> _idle = new();
+        private int _idleCount;
+        private volatile bool _disposed;
+
+        public ShardKey(byte[] subkey, int capacity)
+        {
+            _subkey = subkey;
+            _capacity = capacity;
+        }
+
+        public AesGcm Rent()
+        {
+            if (_idle.TryTake(out var aes))
+            {
+                Interlocked.Decrement(ref _idleCount);
+                return aes;
+            }
+
+            ObjectDisposedException.ThrowIf(_disposed, this);
+            return new AesGcm(_subkey, TagSize);
+        }
+
+        public void Return(AesGcm aes)
+        {
+            if (_disposed)
+            {
+                aes.Dispose();
+                return;
+            }
+
+            if (Interlocked.Increment(ref _idleCount) > _capacity)
+            {
+                Interlocked.Decrement(ref _idleCount);
+                aes.Dispose();
+                return;
+            }
+
+            _idle.Add(aes);
+            if (_disposed)
+            {
+                // Dispose ran between the check and the add; do not strand a keyed instance in the bag.
+                DisposeIdle();
+            }
+        }
+
+        public void Dispose()
+        {
+            _disposed = true;
+            DisposeIdle();
+            CryptographicOperations.ZeroMemory(_subkey);
+        }
+
+        private void DisposeIdle()
+        {
+            while (_idle.TryTake(out var aes))
+            {
+                aes.Dispose();
+            }
+        }
+    }
+}
