@@ -10,8 +10,9 @@ namespace Stellar.Store.Storage;
 /// <remarks>
 /// <para>The file tracks its own length: <see cref="Append"/> writes at <see cref="Length"/> and publishes the new
 /// length only after the operating system took every byte, so a concurrent <see cref="ReadAt"/> never sees past
-/// what was appended. When an append fails, <see cref="Length"/> stays put and the bytes past it are undefined
-/// (a torn prefix may be on disk); the next append overwrites them, and recovery cuts them if the process dies.</para>
+/// what was appended. When an append fails, part of it may have reached the file (a torn write): <see cref="Length"/>
+/// then counts that prefix, as the file on disk does, so every implementation agrees on what a failed append
+/// leaves; an owner that goes on writing must first <see cref="Truncate"/> back to the length it had before.</para>
 /// <para>The first <see cref="FlushToDisk"/> or <see cref="Truncate"/> through a handle also fsyncs the directory,
 /// because a file's data is not durable while its directory entry is not (a new shard could vanish whole).</para>
 /// <para>Once an fsync has failed, every later <see cref="FlushToDisk"/> fails too: Linux may drop the pages that
@@ -58,7 +59,16 @@ internal sealed class FileStorageFile : IStorageFile
     {
         ThrowIfNotWritable();
         long offset = _length;
-        RandomAccess.Write(_handle, data, offset);
+        try
+        {
+            RandomAccess.Write(_handle, data, offset);
+        }
+        catch (IOException)
+        {
+            CountTornPrefix(offset);
+            throw;
+        }
+
         Interlocked.Exchange(ref _length, offset + data.Length);
     }
 
@@ -150,6 +160,18 @@ internal sealed class FileStorageFile : IStorageFile
         {
             handle.Dispose();
             throw;
+        }
+    }
+
+    private void CountTornPrefix(long offset)
+    {
+        try
+        {
+            Interlocked.Exchange(ref _length, Math.Max(offset, RandomAccess.GetLength(_handle)));
+        }
+        catch (IOException)
+        {
+            // The append's own failure is the one to report; without the size, the length stays where it was.
         }
     }
 
