@@ -14,7 +14,7 @@ namespace Stellar.Store.Storage;
 /// <para>The lock is this instance's own: a second <see cref="AcquireLock"/> on it fails until the first handle
 /// is disposed or a crash is simulated. Two <see cref="MemoryStorage"/> instances never share files or locks.</para>
 /// <para>Files have the same names, errors and ordering as <see cref="FileStorage"/>, except that no temporary
-/// file is ever visible and the storage cannot run out of space (wrap it in a fault-injecting storage).</para>
+/// file is ever visible and the storage cannot run out of space (wrap it in <see cref="FaultInjectingStorage"/>).</para>
 /// </remarks>
 internal sealed class MemoryStorage : IStorage
 {
