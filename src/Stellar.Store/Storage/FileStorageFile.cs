@@ -18,8 +18,8 @@ namespace Stellar.Store.Storage;
 /// <para>Once an fsync has failed, every later <see cref="FlushToDisk"/> fails too: Linux may drop the pages that
 /// failed to write and report the next fsync as a success, so success after a failure would be a lie.</para>
 /// <para>A read-only file (<see cref="IStorage.OpenRead"/>) refuses to append, flush or truncate with
-/// <see cref="NotSupportedException"/>; its <see cref="ReadAt"/> reads up to the file's end on disk, so it sees
-/// what another handle appends after it was opened.</para>
+/// <see cref="NotSupportedException"/>; its <see cref="Length"/> and <see cref="ReadAt"/> go to the file's end on
+/// disk, so it sees what another handle appends after it was opened.</para>
 /// </remarks>
 internal sealed class FileStorageFile : IStorageFile
 {
@@ -36,15 +36,15 @@ internal sealed class FileStorageFile : IStorageFile
         _directory = directory;
         _writable = writable;
         Name = name;
-        _length = RandomAccess.GetLength(handle);
+        _length = writable ? RandomAccess.GetLength(handle) : 0;
     }
 
     /// <inheritdoc />
     public string Name { get; }
 
     /// <inheritdoc />
-    /// <remarks>For a read-only file, the length on disk when it was opened.</remarks>
-    public long Length => Interlocked.Read(ref _length);
+    /// <remarks>For a read-only file, the length on disk now (one <c>fstat</c>), since another handle may append.</remarks>
+    public long Length => _writable ? Interlocked.Read(ref _length) : RandomAccess.GetLength(_handle);
 
     /// <summary>Opens or creates <paramref name="name"/> in <paramref name="directory"/> for appending and reading.</summary>
     public static FileStorageFile OpenWritable(string directory, string name) =>
