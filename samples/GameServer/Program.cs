@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using MessagePack;
 using Stellar.Store;
+using Stellar.Store.Samples.GameServer;
 
 // Until the full sample game server lands, this runs a short smoke of the real store: concurrent writers,
 // an atomic trade, a reopen, and a check. Every figure it prints is measured in this run.
@@ -42,5 +43,8 @@ finally
     Directory.Delete(directory, recursive: true);
 }
 
-[MessagePackObject]
-public sealed record Player([property: Key(0)] int Id, [property: Key(1)] string Name, [property: Key(2)] long Gold);
+namespace Stellar.Store.Samples.GameServer
+{
+    [MessagePackObject]
+    public sealed record Player([property: Key(0)] int Id, [property: Key(1)] string Name, [property: Key(2)] long Gold);
+}
