@@ -1,0 +1,109 @@
+using Akka.TestKit.Xunit2;
+
+namespace Stellar.Store.Actors.Tests;
+
+public sealed class CollectionWriterTests : TestKit
+{
+    /// <summary>A sink over a set of ints: "insert" rejects duplicates; commits can be made to fail.</summary>
+    private sealed class SetSink : ICommitSink
+    {
+        private readonly HashSet<int> _committed = new();
+        private readonly List<int> _staged = new();
+
+        public bool FailCommits { get; set; }
+
+        public int Commits { get; private set; }
+
+        public int MaxGroup { get; private set; }
+
+        public IReadOnlyCollection<int> Committed => _committed;
+
+        public Exception? Stage(object write, out object? result)
+        {
+            result = null;
+            var key = (int)write;
+            if (_committed.Contains(key) || _staged.Contains(key))
+            {
+                return new InvalidOperationException($"duplicate {key}");
+            }
+
+            _staged.Add(key);
+            return null;
+        }
+
+        public async Task CommitAsync()
+        {
+            await Task.Delay(20);
+            if (FailCommits)
+            {
+                throw new IOException("disk on fire");
+            }
+
+            Commits++;
+            MaxGroup = Math.Max(MaxGroup, _staged.Count);
+            _committed.UnionWith(_staged);
+            _staged.Clear();
+        }
+
+        public void Discard() => _staged.Clear();
+
+        public Task FlushAsync() => Task.CompletedTask;
+
+        public Exception Fault(Exception cause) => new InvalidOperationException("faulted", cause);
+    }
+
+    private static Task<object?> Send(WriterHandle handle, int key) => handle.SubmitAsync(key, CancellationToken.None);
+
+    [Fact]
+    public async Task Append_ConcurrentWrites_AreGroupedAndAllCommitted()
+    {
+        var sink = new SetSink();
+        using var handle = new WriterHandle(Sys.ActorOf(CollectionWriter.Props(sink)), 1024);
+        await Task.WhenAll(Enumerable.Range(0, 200).Select(i => Send(handle, i)));
+
+        Assert.Equal(200, sink.Committed.Count);
+        Assert.True(sink.Commits < 200, "concurrent writes must share commit groups");
+        Assert.True(sink.MaxGroup > 1);
+    }
+
+    [Fact]
+    public async Task Append_Rejected_FailsOnlyThatWrite()
+    {
+        var sink = new SetSink();
+        using var handle = new WriterHandle(Sys.ActorOf(CollectionWriter.Props(sink)), 16);
+        await Send(handle, 1);
+        await Assert.ThrowsAsync<InvalidOperationException>(() => Send(handle, 1));
+        await Send(handle, 2);
+        Assert.Equal(new[] { 1, 2 }, sink.Committed.Order());
+    }
+
+    [Fact]
+    public async Task Append_WhenCommitFails_FailsTheGroupAndEveryLaterWrite()
+    {
+        var sink = new SetSink();
+        using var handle = new WriterHandle(Sys.ActorOf(CollectionWriter.Props(sink)), 16);
+        await Send(handle, 1);
+        sink.FailCommits = true;
+
+        var failed = await Assert.ThrowsAsync<InvalidOperationException>(() => Send(handle, 2));
+        Assert.IsType<IOException>(failed.InnerException);
+
+        // Faulted: later writes fail fast even though the storage would now work, and nothing was acknowledged.
+        sink.FailCommits = false;
+        var later = await Assert.ThrowsAsync<InvalidOperationException>(() => Send(handle, 3));
+        Assert.Equal("faulted", later.Message);
+        Assert.Equal(new[] { 1 }, sink.Committed);
+        await Assert.ThrowsAsync<InvalidOperationException>(() => handle.FlushAsync());
+    }
+
+    [Fact]
+    public async Task Close_AfterQueuedWrites_CommitsThemThenRefusesMore()
+    {
+        var sink = new SetSink();
+        using var handle = new WriterHandle(Sys.ActorOf(CollectionWriter.Props(sink)), 64);
+        var writes = Enumerable.Range(0, 10).Select(i => Send(handle, i)).ToArray();
+        await handle.CloseAsync();
+        await Task.WhenAll(writes);
+        Assert.Equal(10, sink.Committed.Count);
+    }
+}
