@@ -1,0 +1,39 @@
+using Stellar.Store.Storage;
+
+namespace Stellar.Store.TestHost;
+
+/// <summary>
+/// <c>lock &lt;dir&gt;</c>: takes the lock of the store at <c>dir</c>, prints <c>locked</c>, then sleeps until the
+/// process is killed, so that the operating system, not this code, has to release the lock.
+/// </summary>
+internal static class LockVerb
+{
+    /// <summary>The line printed once the lock is held.</summary>
+    public const string LockedLine = "locked";
+
+    public static int Run(string[] args)
+    {
+        if (args.Length != 1)
+        {
+            Console.Error.WriteLine("usage: lock <store directory>");
+            return ExitCodes.Usage;
+        }
+
+        try
+        {
+            using (new FileStorage(args[0]).AcquireLock())
+            {
+                Console.Out.WriteLine(LockedLine);
+                Console.Out.Flush();
+                Thread.Sleep(Timeout.Infinite);
+            }
+
+            return ExitCodes.Success;
+        }
+        catch (StoreLockedException ex)
+        {
+            Console.Error.WriteLine(ex.Message);
+            return ExitCodes.StoreLocked;
+        }
+    }
+}

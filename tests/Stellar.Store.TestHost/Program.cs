@@ -1,0 +1,25 @@
+namespace Stellar.Store.TestHost;
+
+/// <summary>
+/// Runs one verb, named by the first argument, for a test in another process: <c>lock &lt;dir&gt;</c> holds a
+/// store's lock until killed. Verbs report progress as single lines on standard output, which the parent waits
+/// for, and errors on standard error.
+/// </summary>
+internal static class Program
+{
+    private static readonly Dictionary<string, Func<string[], int>> Verbs = new(StringComparer.Ordinal)
+    {
+        ["lock"] = LockVerb.Run,
+    };
+
+    public static int Main(string[] args)
+    {
+        if (args.Length == 0 || !Verbs.TryGetValue(args[0], out var verb))
+        {
+            Console.Error.WriteLine($"usage: Stellar.Store.TestHost <verb> [arguments]; verbs: {string.Join(", ", Verbs.Keys)}");
+            return ExitCodes.Usage;
+        }
+
+        return verb(args[1..]);
+    }
+}
