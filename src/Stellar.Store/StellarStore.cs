@@ -12,7 +12,7 @@ namespace Stellar.Store;
 
 /// <summary>
 /// An open store: a directory of append-only shard files, owned exclusively by this instance until it is
-/// disposed. Open one with <see cref="OpenAsync"/>; get collections with <see cref="GetCollection{TKey,TValue}"/>.
+/// disposed. Open one with <see cref="OpenAsync(string, StoreOptions?, CancellationToken)"/>; get collections with <see cref="GetCollection{TKey,TValue}"/>.
 /// </summary>
 /// <remarks>
 /// Thread safety: every member may be called from any thread. Disposing flushes every collection (fsync) and
@@ -97,7 +97,21 @@ public sealed class StellarStore : IAsyncDisposable
         options ??= new StoreOptions();
         options.Validate();
         cancellationToken.ThrowIfCancellationRequested();
-        return Task.Run(() => Open(System.IO.Path.GetFullPath(path), options), cancellationToken);
+        var fullPath = System.IO.Path.GetFullPath(path);
+        return Task.Run(() => Open(fullPath, new FileStorage(fullPath), options), cancellationToken);
+    }
+
+    /// <summary>
+    /// Opens the store kept in <paramref name="storage"/>: the seam through which tests run the whole store on an
+    /// in-memory or fault-injecting storage. The store does not dispose <paramref name="storage"/>.
+    /// </summary>
+    internal static Task<StellarStore> OpenAsync(IStorage storage, StoreOptions? options = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(storage);
+        options ??= new StoreOptions();
+        options.Validate();
+        cancellationToken.ThrowIfCancellationRequested();
+        return Task.Run(() => Open(storage.Location, storage, options), cancellationToken);
     }
 
     /// <summary>
@@ -168,10 +182,9 @@ public sealed class StellarStore : IAsyncDisposable
 
     internal void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
 
-    private static StellarStore Open(string path, StoreOptions options)
+    private static StellarStore Open(string path, IStorage storage, StoreOptions options)
     {
         var stopwatch = Stopwatch.StartNew();
-        var storage = new FileStorage(path);
         var storeLock = storage.AcquireLock();
         AesGcmBlockCipher? cipher = null;
         var chains = new Dictionary<string, ShardChain>(StringComparer.Ordinal);

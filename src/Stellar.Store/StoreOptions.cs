@@ -3,7 +3,7 @@ using Akka.Actor;
 namespace Stellar.Store;
 
 /// <summary>
-/// How a store is opened. Validated once by <see cref="StellarStore.OpenAsync"/>, which names the bad option.
+/// How a store is opened. Validated once by <see cref="StellarStore.OpenAsync(string, StoreOptions?, CancellationToken)"/>, which names the bad option.
 /// Compression and encryption are recorded in the store's manifest when it is created; opening it later with a
 /// different encryption setting fails with <see cref="WrongKeyException"/>.
 /// </summary>

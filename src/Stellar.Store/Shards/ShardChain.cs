@@ -98,10 +98,7 @@ internal sealed partial class ShardChain : IDisposable
             {
                 _files[shard].FlushToDisk();
             }
-        }
 
-        if (_durability != Durability.Buffered)
-        {
             _touched.Clear();
         }
     }
