@@ -38,20 +38,30 @@ public sealed class Collection<TKey, TValue>
     private readonly Func<TValue, TKey> _keySelector;
     private readonly WriterHandle _writer;
     private readonly VersionedMap<TKey, TValue> _map;
+    private readonly CollectionEngine<TKey, TValue> _engine;
     private readonly Func<TValue, TValue> _read;
+    private readonly Compactor _compactor;
 
-    internal Collection(StellarStore store, string name, Func<TValue, TKey> keySelector, WriterHandle writer, VersionedMap<TKey, TValue> map, bool copyOnRead)
+    internal Collection(StellarStore store, string name, Func<TValue, TKey> keySelector, WriterHandle writer, CollectionEngine<TKey, TValue> engine, Compactor compactor, bool copyOnRead)
     {
         _store = store;
         Name = name;
         _keySelector = keySelector;
         _writer = writer;
-        _map = map;
+        _engine = engine;
+        _map = engine.Map;
         _read = copyOnRead ? RecordSerializer<TValue>.Copy : static v => v;
+        _compactor = compactor;
     }
 
     /// <summary>The collection's name.</summary>
     public string Name { get; }
+
+    /// <summary>
+    /// How much of the collection's files is live, for deciding on <see cref="CompactAsync"/>. Never blocks; the
+    /// figures are of the newest published write.
+    /// </summary>
+    public CollectionStatistics Statistics => new(Count, _engine.StoredBytes, _engine.LiveBytes, _engine.Compactions, _compactor.LastError);
 
     /// <summary>The number of keys, as of the newest published write. Never blocks.</summary>
     public long Count => _map.Published.Count;
@@ -211,6 +221,22 @@ public sealed class Collection<TKey, TValue>
         }
 
         await _writer.FlushAsync().ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Rewrites the collection's live records into new shard files and deletes the old ones, reclaiming the space of
+    /// overwritten and deleted records. Writers and readers keep going meanwhile: the records are copied in the
+    /// background from a pinned version and swapped in with one atomic manifest replace. A crash at any point leaves
+    /// a store that opens with every committed record. The store also compacts a collection on its own when its live
+    /// ratio falls under <see cref="StoreOptions.CompactionThreshold"/>.
+    /// </summary>
+    /// <remarks>Thread safety: may be called from any thread; compactions of one collection run one at a time.</remarks>
+    /// <returns>A task that completes when the new files are on disk (fsynced) and swapped in, and the old ones deleted.</returns>
+    /// <exception cref="IOException">Storage failed; the collection is unchanged and stays usable.</exception>
+    public Task CompactAsync(CancellationToken cancellationToken = default)
+    {
+        _store.ThrowIfDisposed();
+        return _compactor.CompactAsync(cancellationToken);
     }
 
     internal TKey KeyOf(TValue value)

@@ -39,6 +39,7 @@ public sealed class StellarStore : IAsyncDisposable
     private readonly Dictionary<string, ShardChain> _chains;
     private readonly Dictionary<string, object> _collections = new(StringComparer.Ordinal);
     private readonly List<WriterHandle> _writers = new();
+    private readonly List<Compactor> _compactors = new();
     private readonly ActorSystem _system;
     private readonly bool _ownsSystem;
     private readonly IActorRef _guardian;
@@ -156,12 +157,15 @@ public sealed class StellarStore : IAsyncDisposable
                     $"Collection '{name}' holds {entry.KeyType} -> {entry.ValueType}; it was asked for as {TypeName<TKey>()} -> {TypeName<TValue>()}.");
             }
 
-            var engine = new CollectionEngine<TKey, TValue>(name, _chains[name], _codec, Options.MaxDegreeOfParallelism);
+            var engine = new CollectionEngine<TKey, TValue>(name, _chains[name], _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold);
             engine.Load();
             var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter($"c{entry.Id}", engine), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
             var handle = new WriterHandle(writer, Options.MaxQueuedWrites);
-            var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine.Map, Options.CopyOnRead);
+            var compactor = new Compactor(engine, (write, token) => handle.SubmitAsync(write, token));
+            engine.CompactionWanted = compactor.StartAutomatic;
+            var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);
             _collections[name] = collection;
+            _compactors.Add(compactor);
             _writers.Add(handle);
             return collection;
         }
@@ -175,6 +179,25 @@ public sealed class StellarStore : IAsyncDisposable
     {
         ThrowIfDisposed();
         return Task.WhenAll(Writers().Select(w => w.FlushAsync()));
+    }
+
+    /// <summary>
+    /// Compacts every open collection (see <see cref="Collection{TKey,TValue}.CompactAsync"/>), one after another.
+    /// Writers and readers keep going meanwhile.
+    /// </summary>
+    public async Task CompactAsync(CancellationToken cancellationToken = default)
+    {
+        ThrowIfDisposed();
+        List<Compactor> compactors;
+        lock (_gate)
+        {
+            compactors = _compactors.ToList();
+        }
+
+        foreach (var compactor in compactors)
+        {
+            await compactor.CompactAsync(cancellationToken).ConfigureAwait(false);
+        }
     }
 
     /// <summary>Finishes queued writes, flushes everything to disk, stops the writers and releases the directory.</summary>
@@ -226,6 +249,7 @@ public sealed class StellarStore : IAsyncDisposable
             var codec = new BlockCodec(options.Compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
             long blocks = 0, truncated = 0;
             var truncatedShards = new List<string>();
+            var removed = new List<string>();
             var known = new HashSet<string>(StringComparer.Ordinal) { Manifest.FileName, "LOCK" };
             foreach (var entry in manifest.Collections)
             {
@@ -235,11 +259,12 @@ public sealed class StellarStore : IAsyncDisposable
                 blocks += chain.Blocks.Count;
                 truncated += chain.TruncatedBytes;
                 truncatedShards.AddRange(chain.TruncatedShards);
+                removed.AddRange(chain.RemovedFiles);
                 known.UnionWith(entry.Shards.Select(s => ManifestCollection.ShardFileName(entry.Id, s)));
             }
 
             var ignored = storage.List().Where(f => !known.Contains(f)).Order(StringComparer.Ordinal).ToArray();
-            var report = new RecoveryReport(blocks, truncated, truncatedShards, ignored, stopwatch.Elapsed);
+            var report = new RecoveryReport(blocks, truncated, truncatedShards, ignored, removed, stopwatch.Elapsed);
             return new StellarStore(path, options, storage, storeLock, manifest, codec, cipher, chains, report);
         }
         catch
@@ -286,10 +311,17 @@ public sealed class StellarStore : IAsyncDisposable
 
     private async Task CloseCoreAsync(bool terminateSystem)
     {
+        List<Compactor> compactors;
+        lock (_gate)
+        {
+            compactors = _compactors.ToList();
+        }
+
         var writers = Writers();
         Exception? failure = null;
         try
         {
+            await Task.WhenAll(compactors.Select(c => c.StopAsync())).ConfigureAwait(false);
             await Task.WhenAll(writers.Select(w => w.CloseAsync())).ConfigureAwait(false);
         }
         catch (Exception e)
@@ -300,6 +332,11 @@ public sealed class StellarStore : IAsyncDisposable
         foreach (var writer in writers)
         {
             writer.Dispose();
+        }
+
+        foreach (var compactor in compactors)
+        {
+            compactor.Dispose();
         }
 
         foreach (var chain in _chains.Values)

@@ -39,6 +39,13 @@ public sealed class StoreOptions
     /// </summary>
     public bool CopyOnRead { get; init; }
 
+    /// <summary>
+    /// A collection is compacted in the background when the live share of its record bytes falls under this ratio
+    /// and the dead bytes reach a sixteenth of <see cref="MaxShardBytes"/>. Default 0.5; 0 turns automatic
+    /// compaction off (<see cref="Collection{TKey,TValue}.CompactAsync"/> still works).
+    /// </summary>
+    public double CompactionThreshold { get; init; } = 0.5;
+
     /// <summary>An actor system to run the writers in (for Akka.Hosting users); null: the store creates and owns one.</summary>
     public ActorSystem? ActorSystem { get; init; }
 
@@ -77,6 +84,11 @@ public sealed class StoreOptions
         if (MaxShardBytes < 64 * 1024)
         {
             throw new ArgumentOutOfRangeException(nameof(MaxShardBytes), MaxShardBytes, "MaxShardBytes must be at least 64 KiB.");
+        }
+
+        if (!(CompactionThreshold is >= 0 and < 1))
+        {
+            throw new ArgumentOutOfRangeException(nameof(CompactionThreshold), CompactionThreshold, "CompactionThreshold must be at least 0 and less than 1.");
         }
 
         if (MaxQueuedWrites < 1)

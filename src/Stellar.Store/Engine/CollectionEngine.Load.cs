@@ -23,11 +23,14 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         });
 
         var latest = new Dictionary<TKey, DecodedRecord>();
+        long stored = 0, live = 0;
         foreach (var records in decoded)
         {
             foreach (var record in records)
             {
                 latest[record.Key] = record;
+                Usage(record.ShardId).Total += record.Size;
+                stored += record.Size;
             }
         }
 
@@ -38,9 +41,14 @@ internal sealed partial class CollectionEngine<TKey, TValue>
             if (!record.Deleted)
             {
                 Map.Apply(key, LoadVersion, record.Value, deleted: false, record.ShardId, record.Size);
+                Usage(record.ShardId).Live += record.Size;
+                live += record.Size;
                 count++;
             }
         }
+
+        Volatile.Write(ref _storedBytes, stored);
+        Volatile.Write(ref _liveBytes, live);
 
         _version = LoadVersion;
         _stagedCount = count;

@@ -14,7 +14,7 @@ namespace Stellar.Store.Engine;
 /// </summary>
 /// <remarks>Thread safety: single-writer by contract (the actor never overlaps two calls); readers use
 /// <see cref="Map"/>, which is lock-free.</remarks>
-internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink
+internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICompactionTarget
     where TKey : notnull
 {
     /// <summary>Single writes are packed into blocks up to this many raw bytes.</summary>
@@ -24,18 +24,22 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink
     private readonly ShardChain _chain;
     private readonly BlockCodec _codec;
     private readonly int _parallelism;
+    private readonly long _maxShardBytes;
+    private readonly double _compactionThreshold;
     private readonly Dictionary<TKey, bool> _overlay = new();
     private readonly Dictionary<TKey, bool> _batchOverlay = new();
     private readonly List<StagedBlock> _staged = new();
     private long _stagedCount;
     private long _version;
 
-    public CollectionEngine(string name, ShardChain chain, BlockCodec codec, int parallelism)
+    public CollectionEngine(string name, ShardChain chain, BlockCodec codec, int parallelism, long maxShardBytes, double compactionThreshold)
     {
         _name = name;
         _chain = chain;
         _codec = codec;
         _parallelism = parallelism;
+        _maxShardBytes = maxShardBytes;
+        _compactionThreshold = compactionThreshold;
     }
 
     public VersionedMap<TKey, TValue> Map { get; } = new();
@@ -73,6 +77,10 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink
             case BatchWrite<TKey, TValue> batch:
                 return StageBatch(batch);
 
+            case CompactionStep step:
+                _steps.Add(step);
+                return null;
+
             default:
                 throw new ArgumentException($"Unknown write {write.GetType()}", nameof(write));
         }
@@ -88,6 +96,7 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink
         }
 
         _staged.Clear();
+        _steps.Clear();
         _overlay.Clear();
         _stagedCount = Map.Published.Count;
     }
@@ -218,6 +227,7 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink
 
     private void Commit()
     {
+        RunSteps();
         var blocks = _staged;
         var encoded = new (byte[] Bytes, int Length, uint ShardId)[blocks.Count];
         try
@@ -262,6 +272,7 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink
 
             _chain.EndGroup();
             Publish(blocks, reserved);
+            CheckCompactionWanted();
         }
         finally
         {
@@ -282,7 +293,9 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink
         {
             foreach (var write in blocks[i].Writes)
             {
-                Map.Apply(write.Key, version, write.Value, write.Kind == WriteKind.Delete, reserved[i].ShardId, write.Length);
+                var deleted = write.Kind == WriteKind.Delete;
+                var replaced = Map.Apply(write.Key, version, write.Value, deleted, reserved[i].ShardId, write.Length);
+                Account(reserved[i].ShardId, write.Length, deleted, replaced);
                 write.Release();
             }
         }

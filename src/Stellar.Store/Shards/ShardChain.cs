@@ -26,6 +26,7 @@ internal sealed partial class ShardChain : IDisposable
     private readonly MemoryStream _buffer = new();
     private uint _bufferedShard;
     private bool _mustRoll;
+    private long _pendingLength;
 
     public ShardChain(IStorage storage, ManifestCollection entry, Action saveManifest, long maxShardBytes, Durability durability)
     {
@@ -137,8 +138,6 @@ internal sealed partial class ShardChain : IDisposable
 
         _files.Clear();
     }
-
-    private long _pendingLength;
 
     private long ActiveLength => (_files.TryGetValue(ActiveShardId, out var file) ? file.Length : 0) + _buffer.Length + _pendingLength;
 

@@ -31,8 +31,11 @@ internal sealed class VersionNode<TValue>
     /// <summary>Whether this version is a deletion.</summary>
     public bool Deleted { get; }
 
-    /// <summary>The shard that holds the record on disk (for live-ratio accounting and compaction).</summary>
-    public uint ShardId { get; }
+    /// <summary>
+    /// The shard that holds the record on disk (for live-ratio accounting and compaction). Read and changed by the
+    /// collection's writer only: a compaction moves the record to a new shard.
+    /// </summary>
+    public uint ShardId { get; set; }
 
     /// <summary>The record's encoded size in bytes.</summary>
     public int Size { get; }

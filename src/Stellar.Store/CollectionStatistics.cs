@@ -1,0 +1,9 @@
+namespace Stellar.Store;
+
+/// <summary>A collection's size and the share of its files that is live. Immutable.</summary>
+/// <param name="Count">Live keys.</param>
+/// <param name="StoredBytes">Record bytes (before compression) in the collection's shard files, live or not.</param>
+/// <param name="LiveBytes">Record bytes readers can still see; the rest is what compaction reclaims.</param>
+/// <param name="Compactions">Compactions completed since the store was opened.</param>
+/// <param name="LastCompactionError">Why the last automatic compaction failed, or null when it did not.</param>
+public sealed record CollectionStatistics(long Count, long StoredBytes, long LiveBytes, long Compactions, Exception? LastCompactionError);

@@ -1,0 +1,38 @@
+namespace Stellar.Store.Engine;
+
+/// <summary>
+/// The state of one compaction of one collection, passed between the writer (begin and finish) and the
+/// background task that copies live records (in between); each side touches it only in its own phase.
+/// </summary>
+internal sealed class CompactionRun
+{
+    /// <summary>The shards being compacted, a prefix of the chain: every shard that held blocks at begin.</summary>
+    public uint[] Prefix { get; set; } = [];
+
+    /// <summary>Fresh shard ids, durable in the manifest, for the output.</summary>
+    public uint[] OutputIds { get; set; } = [];
+
+    /// <summary>The output shards actually written, in order.</summary>
+    public List<uint> Outputs { get; } = new();
+
+    /// <summary>The last block sequence handed out at begin: output blocks take sequences from 1 up to it.</summary>
+    public ulong LastSequence { get; set; }
+
+    /// <summary>The pinned version whose live records are copied.</summary>
+    public long PinnedVersion { get; set; }
+
+    /// <summary>What the copy moved, for the writer to account at finish (typed by the engine).</summary>
+    public object? Moved { get; set; }
+
+    /// <summary>Why the begin or finish step failed; the store is unchanged then.</summary>
+    public Exception? Error { get; set; }
+
+    /// <summary>Raw record bytes in the prefix at begin, and live record bytes copied.</summary>
+    public long BytesBefore { get; set; }
+
+    /// <summary>Live record bytes written to the output.</summary>
+    public long BytesAfter { get; set; }
+
+    /// <summary>Whether there is anything to compact.</summary>
+    public bool HasWork => Prefix.Length > 0;
+}

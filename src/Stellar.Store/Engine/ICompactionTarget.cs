@@ -1,0 +1,14 @@
+namespace Stellar.Store.Engine;
+
+/// <summary>What a <see cref="Compactor"/> needs of a collection's engine, off the writer.</summary>
+internal interface ICompactionTarget
+{
+    /// <summary>Writes the live records of the run's pinned version into its output shards, flushed.</summary>
+    void CopyLive(CompactionRun run, CancellationToken cancellationToken);
+
+    /// <summary>Releases the run's pin and removes its output files.</summary>
+    void AbandonCompaction(CompactionRun run);
+
+    /// <summary>Holds automatic compaction back until more garbage gathers.</summary>
+    void DeferAutoCompaction();
+}

@@ -1,0 +1,123 @@
+using Stellar.Store.Format;
+using Stellar.Store.Storage;
+
+namespace Stellar.Store.Shards;
+
+internal sealed partial class ShardChain
+{
+    /// <summary>The suffix of a compaction output shard until it is complete and flushed.</summary>
+    public const string CompactingSuffix = ".compacting";
+
+    /// <summary>The storage the shards live in (compaction writes its output shards there directly).</summary>
+    public IStorage Storage => _storage;
+
+    /// <summary>The shard files removed at open because the manifest no longer lists them.</summary>
+    public List<string> RemovedFiles { get; } = new();
+
+    /// <summary>
+    /// Writer only, at the start of a compaction: seals the active shard (its buffered bytes go to the OS and the
+    /// next block starts a new shard), takes <paramref name="outputShards"/> fresh shard ids and makes them durable
+    /// in the manifest before any block uses them (so no nonce is ever reused, even after a crash), and returns the
+    /// shards to compact: every shard that holds blocks. <paramref name="lastSequence"/> is the last sequence
+    /// handed out; output blocks use sequences 1 to it, so they replay before every later block.
+    /// </summary>
+    public (uint[] Prefix, uint[] OutputIds) BeginCompaction(int outputShards, out ulong lastSequence)
+    {
+        DrainBuffer();
+        lastSequence = NextSequence - 1;
+        var prefix = _entry.Shards.Where(id => id != ActiveShardId || File(id).Length > 0).ToArray();
+        if (prefix.Length == 0 || lastSequence == 0)
+        {
+            return ([], []);
+        }
+
+        _mustRoll = true;
+        var first = _entry.NextShardId;
+        _entry.NextShardId += (uint)outputShards;
+        try
+        {
+            _saveManifest();
+        }
+        catch
+        {
+            _entry.NextShardId = first;
+            throw;
+        }
+
+        return (prefix, Enumerable.Range(0, outputShards).Select(i => first + (uint)i).ToArray());
+    }
+
+    /// <summary>
+    /// Writer only: swaps the compacted <paramref name="prefix"/> for <paramref name="outputs"/> (complete, flushed
+    /// shard files) with one atomic manifest replace, then deletes the old files. When the manifest cannot be
+    /// written the chain is unchanged and the exception propagates; nothing after it throws.
+    /// </summary>
+    public void CompleteCompaction(uint[] prefix, IReadOnlyList<uint> outputs)
+    {
+        if (!_entry.Shards.Take(prefix.Length).SequenceEqual(prefix))
+        {
+            throw new InvalidOperationException("The shard chain changed under a compaction.");
+        }
+
+        var before = _entry.Shards;
+        _entry.Shards = outputs.Concat(before.Skip(prefix.Length)).ToList();
+        try
+        {
+            _saveManifest();
+        }
+        catch
+        {
+            _entry.Shards = before;
+            throw;
+        }
+
+        foreach (var shardId in prefix)
+        {
+            if (_files.Remove(shardId, out var file))
+            {
+                file.Dispose();
+            }
+
+            _touched.Remove(shardId);
+
+            try
+            {
+                _storage.Delete(ManifestCollection.ShardFileName(_entry.Id, shardId));
+            }
+            catch (IOException)
+            {
+                // The compaction is complete: the manifest no longer names the file, and the next open removes it.
+            }
+        }
+    }
+
+    /// <summary>
+    /// At open: deletes this collection's shard files that the manifest does not list but whose ids it handed out
+    /// (a compaction's output or input, or a new shard, cut short by a crash). They never hold the only copy of a
+    /// committed block: a shard is listed before its first block is written, and a compaction's output is listed
+    /// only after it is flushed, in the same manifest replace that unlists its input.
+    /// </summary>
+    private void RemoveObsoleteFiles()
+    {
+        var prefix = $"c{_entry.Id:x8}-";
+        var listed = _entry.Shards.Select(id => ManifestCollection.ShardFileName(_entry.Id, id)).ToHashSet(StringComparer.Ordinal);
+        foreach (var name in _storage.List())
+        {
+            if (!name.StartsWith(prefix, StringComparison.Ordinal))
+            {
+                continue;
+            }
+
+            var shardName = name.EndsWith(CompactingSuffix, StringComparison.Ordinal) ? name[..^CompactingSuffix.Length] : name;
+            if (!listed.Contains(shardName)
+                && shardName.Length == prefix.Length + 14
+                && shardName.EndsWith(".shard", StringComparison.Ordinal)
+                && uint.TryParse(shardName.AsSpan(prefix.Length, 8), System.Globalization.NumberStyles.AllowHexSpecifier, null, out var id)
+                && id < _entry.NextShardId)
+            {
+                _storage.Delete(name);
+                RemovedFiles.Add(name);
+            }
+        }
+    }
+}

@@ -1,0 +1,274 @@
+using Stellar.Store.Storage;
+using Stellar.Store.Tests.Api;
+
+namespace Stellar.Store.Tests.Compaction;
+
+public sealed class CompactionTests : IDisposable
+{
+    private readonly TempDirectory _dir = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    private static Collection<int, Player> Players(StellarStore store) => store.GetCollection<int, Player>("players", p => p.Id);
+
+    private static async Task WriteRoundAsync(Collection<int, Player> players, int keys, int round)
+    {
+        for (var start = 0; start < keys; start += 500)
+        {
+            await players.WriteAsync(b =>
+            {
+                for (var i = start; i < Math.Min(start + 500, keys); i++)
+                {
+                    b.Upsert(new Player(i, $"player-{i}-round-{round}", round, (long)i * round));
+                }
+            });
+        }
+    }
+
+    private static long ShardBytes(string path) => Directory.GetFiles(path, "*.shard*").Sum(f => new FileInfo(f).Length);
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task CompactAsync_AfterTenRewritesOfTenThousandKeys_FilesTakeAtMostTwiceOneCopy(bool compressedAndEncrypted)
+    {
+        var options = new StoreOptions
+        {
+            CompactionThreshold = 0, // only the explicit compaction below
+            Compression = compressedAndEncrypted ? Compression.Lz4 : Compression.None,
+            EncryptionKey = compressedAndEncrypted ? Enumerable.Range(0, 32).Select(i => (byte)i).ToArray() : null,
+        };
+        var once = _dir.Sub("once");
+        await using (var store = await StellarStore.OpenAsync(once, options))
+        {
+            await WriteRoundAsync(Players(store), 10_000, 10);
+        }
+
+        var path = _dir.Sub("rewritten");
+        await using (var store = await StellarStore.OpenAsync(path, options))
+        {
+            var players = Players(store);
+            for (var round = 1; round <= 10; round++)
+            {
+                await WriteRoundAsync(players, 10_000, round);
+            }
+
+            Assert.True(players.Statistics.StoredBytes >= 9 * players.Statistics.LiveBytes);
+            await players.CompactAsync();
+            Assert.Equal(players.Statistics.LiveBytes, players.Statistics.StoredBytes);
+            Assert.Equal(1, players.Statistics.Compactions);
+            Assert.Equal("player-7-round-10", players.Get(7)!.Name);
+        }
+
+        Assert.True(ShardBytes(path) <= 2 * ShardBytes(once), $"{ShardBytes(path)} bytes after compaction, one copy takes {ShardBytes(once)}");
+        await using (var reopened = await StellarStore.OpenAsync(path, options))
+        {
+            var players = Players(reopened);
+            Assert.Equal(10_000, players.Count);
+            Assert.All(Enumerable.Range(0, 10_000), i => Assert.Equal($"player-{i}-round-10", players.Get(i)!.Name));
+            Assert.Empty(reopened.Recovery.RemovedFiles);
+        }
+    }
+
+    [Fact]
+    public async Task CompactAsync_DropsDeletedKeysForGood()
+    {
+        await using (var store = await StellarStore.OpenAsync(_dir.Path))
+        {
+            var players = Players(store);
+            await WriteRoundAsync(players, 1_000, 1);
+            for (var i = 0; i < 1_000; i += 2)
+            {
+                await players.DeleteAsync(i);
+            }
+
+            await players.CompactAsync();
+            await players.InsertAsync(new Player(0, "back", 1, 1)); // a new write after compaction wins too
+        }
+
+        await using var reopened = await StellarStore.OpenAsync(_dir.Path);
+        var again = Players(reopened);
+        Assert.Equal(501, again.Count);
+        Assert.Equal("back", again.Get(0)!.Name);
+        Assert.False(again.TryGet(2, out _));
+        Assert.Equal("player-3-round-1", again.Get(3)!.Name);
+    }
+
+    [Fact]
+    public async Task CompactAsync_WhileWritersAndReadersRun_LosesNothingAndLatestWriteWins()
+    {
+        var options = new StoreOptions { MaxShardBytes = 64 * 1024, CompactionThreshold = 0 };
+        var expected = new Dictionary<int, string>();
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var players = Players(store);
+            await WriteRoundAsync(players, 2_000, 1);
+            var writers = Enumerable.Range(0, 4).Select(w => Task.Run(async () =>
+            {
+                for (var round = 2; round <= 30; round++)
+                {
+                    for (var i = w; i < 2_000; i += 40)
+                    {
+                        await players.UpsertAsync(new Player(i, $"p{i}-r{round}", round, round));
+                    }
+                }
+            })).ToArray();
+            var readerErrors = 0;
+            using var stop = new CancellationTokenSource();
+            var reader = Task.Run(() =>
+            {
+                while (!stop.IsCancellationRequested)
+                {
+                    using var view = players.Snapshot();
+                    if (view.Count != 2_000 || view.Query().Count() != 2_000)
+                    {
+                        Interlocked.Increment(ref readerErrors);
+                    }
+                }
+            });
+            for (var i = 0; i < 5; i++)
+            {
+                await players.CompactAsync();
+            }
+
+            await Task.WhenAll(writers);
+            await players.CompactAsync();
+            await stop.CancelAsync();
+            await reader;
+            Assert.Equal(0, readerErrors);
+            for (var i = 0; i < 2_000; i++)
+            {
+                expected[i] = i % 40 < 4 ? $"p{i}-r30" : "player-" + i + "-round-1";
+                Assert.Equal(expected[i], players.Get(i)!.Name);
+            }
+        }
+
+        await using var reopened = await StellarStore.OpenAsync(_dir.Path, options);
+        var again = Players(reopened);
+        Assert.Equal(2_000, again.Count);
+        Assert.All(expected, e => Assert.Equal(e.Value, again.Get(e.Key)!.Name));
+    }
+
+    [Fact]
+    public async Task Writes_WhenDeadBytesPassTheThreshold_CompactInTheBackground()
+    {
+        var options = new StoreOptions { MaxShardBytes = 64 * 1024 };
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var players = Players(store);
+            for (var round = 1; round <= 20; round++)
+            {
+                await WriteRoundAsync(players, 500, round);
+            }
+
+            // Compaction runs on its own; wait (bounded) for the first one to finish.
+            for (var i = 0; i < 600 && players.Statistics.Compactions == 0; i++)
+            {
+                await Task.Delay(50);
+            }
+
+            Assert.True(players.Statistics.Compactions > 0, "no automatic compaction ran");
+            Assert.Null(players.Statistics.LastCompactionError);
+        }
+
+        await using var reopened = await StellarStore.OpenAsync(_dir.Path, options);
+        var again = Players(reopened);
+        Assert.Equal(500, again.Count);
+        Assert.Equal("player-499-round-20", again.Get(499)!.Name);
+    }
+
+    [Fact]
+    public async Task Open_AfterACrashLeftCompactionFiles_RemovesThemAndKeepsEveryRecord()
+    {
+        var options = new StoreOptions { MaxShardBytes = 64 * 1024, CompactionThreshold = 0 };
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var players = Players(store);
+            await WriteRoundAsync(players, 2_000, 1);
+            await WriteRoundAsync(players, 2_000, 2);
+            await players.CompactAsync();
+        }
+
+        // What a crash leaves: an input shard not yet deleted, and an output shard still being written.
+        var listed = Directory.GetFiles(_dir.Path, "*.shard").Order(StringComparer.Ordinal).First();
+        File.Copy(listed, Path.Combine(_dir.Path, "c00000001-00000001.shard"));
+        File.WriteAllBytes(Path.Combine(_dir.Path, "c00000001-00000002.shard.compacting"), new byte[100]);
+        await using var reopened = await StellarStore.OpenAsync(_dir.Path, options);
+        Assert.Equal(2_000, Players(reopened).Count);
+        Assert.Equal("player-9-round-2", Players(reopened).Get(9)!.Name);
+        Assert.Equal(["c00000001-00000001.shard", "c00000001-00000002.shard.compacting"], reopened.Recovery.RemovedFiles.Order(StringComparer.Ordinal));
+        Assert.False(File.Exists(Path.Combine(_dir.Path, "c00000001-00000001.shard")));
+    }
+
+    /// <summary>
+    /// Fails each storage operation of a compaction in turn, then crashes the machine (what was not flushed is
+    /// lost) and reopens: every committed record is there with its latest value, every time.
+    /// </summary>
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task CompactAsync_InterruptedAtEveryStorageOperation_ReopensWithEveryCommittedRecord(bool encrypted)
+    {
+        var options = new StoreOptions
+        {
+            Durability = Durability.Fsync,
+            MaxShardBytes = 64 * 1024,
+            CompactionThreshold = 0,
+            Compression = Compression.Lz4,
+            EncryptionKey = encrypted ? new byte[32] : null,
+        };
+
+        async Task<(FaultInjectingStorage Storage, int Before)> PrepareAsync()
+        {
+            var storage = new FaultInjectingStorage(new MemoryStorage());
+            var store = await StellarStore.OpenAsync(storage, options);
+            var players = Players(store);
+            for (var round = 1; round <= 4; round++)
+            {
+                await WriteRoundAsync(players, 600, round);
+            }
+
+            await players.DeleteAsync(5);
+            await store.DisposeAsync();
+            ((MemoryStorage)storage.Inner).SimulateCrash(losesUnsyncedData: true);
+            return (storage, storage.OperationCount);
+        }
+
+        async Task<Exception?> CompactAsync(FaultInjectingStorage storage)
+        {
+            await using var store = await StellarStore.OpenAsync(storage, options);
+            var players = Players(store);
+            var failure = await Record.ExceptionAsync(() => players.CompactAsync());
+            await Record.ExceptionAsync(() => players.UpsertAsync(new Player(1, "after", 5, 5)));
+            return failure;
+        }
+
+        var (clean, start) = await PrepareAsync();
+        Assert.Null(await CompactAsync(clean));
+        var steps = clean.OperationCount - start;
+        Assert.True(steps > 5, $"a compaction took only {steps} storage operations");
+
+        for (var k = 1; k <= steps; k++)
+        {
+            var (storage, before) = await PrepareAsync();
+            storage.FailOperationAt = before + k;
+            var failure = await CompactAsync(storage);
+            ((MemoryStorage)storage.Inner).SimulateCrash(losesUnsyncedData: true);
+            storage.FailOperationAt = null;
+
+            await using var reopened = await StellarStore.OpenAsync(storage.Inner, options);
+            var players = Players(reopened);
+            Assert.True(players.Count == 599, $"step {k} ({failure?.Message}): {players.Count} keys");
+            Assert.False(players.TryGet(5, out _), $"step {k}: a deleted key came back");
+            for (var i = 0; i < 600; i++)
+            {
+                if (i is not 5 and not 1)
+                {
+                    Assert.True(players.Get(i)?.Name == $"player-{i}-round-4", $"step {k}: key {i} is {players.Get(i)?.Name}");
+                }
+            }
+
+            Assert.Contains(players.Get(1)!.Name, new[] { "player-1-round-4", "after" });
+        }
+    }
+}
