@@ -39,7 +39,7 @@ public sealed class Collection<TKey, TValue>
     private readonly WriterHandle _writer;
     private readonly VersionedMap<TKey, TValue> _map;
     private readonly CollectionEngine<TKey, TValue> _engine;
-    private readonly Func<TValue, TValue> _read;
+    private readonly Func<VersionNode<TValue>, TValue> _read;
     private readonly Compactor _compactor;
 
     internal Collection(StellarStore store, string name, Func<TValue, TKey> keySelector, WriterHandle writer, CollectionEngine<TKey, TValue> engine, Compactor compactor, bool copyOnRead)
@@ -50,9 +50,15 @@ public sealed class Collection<TKey, TValue>
         _writer = writer;
         _engine = engine;
         _map = engine.Map;
-        _read = copyOnRead ? RecordSerializer<TValue>.Copy : static v => v;
+        // A large value is read from disk on every read, so it is a private copy already.
+        _read = copyOnRead
+            ? node => node.Location is null ? RecordSerializer<TValue>.Copy(node.Value!) : engine.ReadValue(node)
+            : engine.ReadValue;
         _compactor = compactor;
     }
+
+    /// <summary>The collection's engine (for tests that look at what is held in memory).</summary>
+    internal CollectionEngine<TKey, TValue> Engine => _engine;
 
     /// <summary>The collection's name.</summary>
     public string Name { get; }
@@ -75,7 +81,7 @@ public sealed class Collection<TKey, TValue>
         ArgumentNullException.ThrowIfNull(key);
         if (_map.TryGetLatest(key, out var node))
         {
-            value = _read(node.Value!);
+            value = _read(node);
             return true;
         }
 
@@ -231,7 +237,11 @@ public sealed class Collection<TKey, TValue>
     /// ratio falls under <see cref="StoreOptions.CompactionThreshold"/>.
     /// </summary>
     /// <remarks>Thread safety: may be called from any thread; compactions of one collection run one at a time.</remarks>
-    /// <returns>A task that completes when the new files are on disk (fsynced) and swapped in, and the old ones deleted.</returns>
+    /// <returns>
+    /// A task that completes when the new files are on disk (fsynced) and swapped in. The old files are deleted then,
+    /// or, when a snapshot taken before the compaction is still open, at the first write after it is disposed (or
+    /// when the store closes).
+    /// </returns>
     /// <exception cref="IOException">Storage failed; the collection is unchanged and stays usable.</exception>
     public Task CompactAsync(CancellationToken cancellationToken = default)
     {

@@ -13,11 +13,11 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
     where TKey : notnull
 {
     private readonly VersionedMap<TKey, TValue> _map;
-    private readonly Func<TValue, TValue> _read;
+    private readonly Func<VersionNode<TValue>, TValue> _read;
     private readonly PublishedState _state;
     private int _disposed;
 
-    internal CollectionSnapshot(VersionedMap<TKey, TValue> map, Func<TValue, TValue> read)
+    internal CollectionSnapshot(VersionedMap<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read)
     {
         _map = map;
         _read = read;
@@ -36,7 +36,7 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
         if (_map.TryGetAt(key, _state.Version, out var node))
         {
-            value = _read(node.Value!);
+            value = _read(node);
             return true;
         }
 
@@ -51,10 +51,10 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
         foreach (var (_, node) in _map.EnumerateAt(_state.Version))
         {
             ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
-            var value = node.Value!;
+            var value = _read(node);
             if (predicate is null || predicate(value))
             {
-                yield return _read(value);
+                yield return value;
             }
         }
     }

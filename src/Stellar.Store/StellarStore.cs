@@ -157,7 +157,7 @@ public sealed class StellarStore : IAsyncDisposable
                     $"Collection '{name}' holds {entry.KeyType} -> {entry.ValueType}; it was asked for as {TypeName<TKey>()} -> {TypeName<TValue>()}.");
             }
 
-            var engine = new CollectionEngine<TKey, TValue>(name, _chains[name], _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold);
+            var engine = new CollectionEngine<TKey, TValue>(name, _chains[name], _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold);
             engine.Load();
             var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter($"c{entry.Id}", engine), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
             var handle = new WriterHandle(writer, Options.MaxQueuedWrites);
@@ -336,6 +336,11 @@ public sealed class StellarStore : IAsyncDisposable
 
         foreach (var compactor in compactors)
         {
+            if (failure is null)
+            {
+                compactor.DeleteRetired();
+            }
+
             compactor.Dispose();
         }
 

@@ -46,6 +46,13 @@ public sealed class StoreOptions
     /// </summary>
     public double CompactionThreshold { get; init; } = 0.5;
 
+    /// <summary>
+    /// Values that serialize to more than this many bytes are not kept in memory: the store keeps where they are on
+    /// disk and reads them back (a positional read of their block, verified and decoded) on every read. Default
+    /// 16 KiB; <see cref="int.MaxValue"/> keeps every value in memory.
+    /// </summary>
+    public int LargeValueThreshold { get; init; } = 16 * 1024;
+
     /// <summary>An actor system to run the writers in (for Akka.Hosting users); null: the store creates and owns one.</summary>
     public ActorSystem? ActorSystem { get; init; }
 
@@ -89,6 +96,11 @@ public sealed class StoreOptions
         if (!(CompactionThreshold is >= 0 and < 1))
         {
             throw new ArgumentOutOfRangeException(nameof(CompactionThreshold), CompactionThreshold, "CompactionThreshold must be at least 0 and less than 1.");
+        }
+
+        if (LargeValueThreshold < 1024)
+        {
+            throw new ArgumentOutOfRangeException(nameof(LargeValueThreshold), LargeValueThreshold, "LargeValueThreshold must be at least 1 KiB.");
         }
 
         if (MaxQueuedWrites < 1)

@@ -21,6 +21,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
 
     private readonly Dictionary<uint, ShardUsage> _usage = new();
     private readonly List<CompactionStep> _steps = new();
+    private readonly List<(long PinnedVersion, uint[] Shards)> _retired = new();
     private long _storedBytes;
     private long _liveBytes;
     private long _autoCompactionFloor;
@@ -58,7 +59,8 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         }
 
         var blocks = PackBlocks(live, run.LastSequence);
-        var moved = new List<(TKey Key, VersionNode<TValue> Node, uint ShardId)>(live.Count);
+        var locations = new ValueLocation?[live.Count];
+        var moved = new List<Moved>(live.Count);
         var next = 0;
         ulong sequence = 0;
         while (next < blocks.Count)
@@ -77,12 +79,12 @@ internal sealed partial class CollectionEngine<TKey, TValue>
                 count++;
             }
 
-            WriteOutputShard(shardId, live, blocks.GetRange(next, count), sequence, cancellationToken);
+            WriteOutputShard(shardId, live, blocks.GetRange(next, count), sequence, locations, cancellationToken);
             foreach (var block in blocks.GetRange(next, count))
             {
                 for (var i = block.Start; i < block.End; i++)
                 {
-                    moved.Add((live[i].Key, live[i].Node, shardId));
+                    moved.Add(new Moved(live[i].Key, live[i].Node, shardId, locations[i]));
                 }
             }
 
@@ -107,10 +109,42 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         }
     }
 
+    /// <inheritdoc />
+    public void DeleteAllRetired()
+    {
+        foreach (var (_, shards) in _retired)
+        {
+            _chain.DeleteRetired(shards);
+        }
+
+        _retired.Clear();
+    }
+
     private long AutoCompactionDeadBytes => Math.Max(_maxShardBytes / 16, CompactionBlockBytes);
+
+    /// <summary>
+    /// Writer only: deletes the files of compacted shards once no snapshot older than the compaction's pin is left,
+    /// since only such a snapshot can still read a large value that was not copied (it was dead at the pin).
+    /// </summary>
+    private void DeleteRetiredShards()
+    {
+        for (var i = _retired.Count - 1; i >= 0; i--)
+        {
+            if (!Map.IsPinnedBelow(_retired[i].PinnedVersion))
+            {
+                _chain.DeleteRetired(_retired[i].Shards);
+                _retired.RemoveAt(i);
+            }
+        }
+    }
 
     private void RunSteps()
     {
+        if (_retired.Count > 0)
+        {
+            DeleteRetiredShards();
+        }
+
         foreach (var step in _steps)
         {
             if (step.Begin)
@@ -177,9 +211,14 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         }
 
         // Records overwritten or deleted since the pin were copied too, but are dead on arrival.
-        foreach (var (key, node, shardId) in (List<(TKey Key, VersionNode<TValue> Node, uint ShardId)>)run.Moved!)
+        foreach (var (key, node, shardId, location) in (List<Moved>)run.Moved!)
         {
             node.ShardId = shardId;
+            if (location is not null)
+            {
+                node.Location = location;
+            }
+
             var usage = Usage(shardId);
             usage.Total += node.Size;
             stored += node.Size;
@@ -193,6 +232,8 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         Volatile.Write(ref _storedBytes, stored);
         Volatile.Write(ref _liveBytes, live);
         Map.Unpin(run.PinnedVersion);
+        _retired.Add((run.PinnedVersion, run.Prefix));
+        DeleteRetiredShards();
         Interlocked.Increment(ref _compactions);
     }
 
@@ -280,9 +321,11 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         }
     }
 
-    private void WriteOutputShard(uint shardId, List<(TKey Key, VersionNode<TValue> Node)> live, List<OutputBlock> blocks, ulong firstSequence, CancellationToken cancellationToken)
+    private void WriteOutputShard(uint shardId, List<(TKey Key, VersionNode<TValue> Node)> live, List<OutputBlock> blocks, ulong firstSequence,
+        ValueLocation?[] locations, CancellationToken cancellationToken)
     {
         var encoded = new (byte[] Bytes, int Length)[blocks.Count];
+        var valueOffsets = new int[live.Count];
         try
         {
             Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism, CancellationToken = cancellationToken }, b =>
@@ -298,13 +341,22 @@ internal sealed partial class CollectionEngine<TKey, TValue>
                         scratch.Clear();
                         RecordSerializer<TKey>.Serialize(scratch, live[i].Key);
                         var keyLength = scratch.WrittenCount;
-                        RecordSerializer<TValue>.Serialize(scratch, live[i].Node.Value!);
+                        if (live[i].Node.Location is { } location)
+                        {
+                            scratch.Write(ReadRawValue(location).Span);
+                        }
+                        else
+                        {
+                            RecordSerializer<TValue>.Serialize(scratch, live[i].Node.Value!);
+                        }
+
                         if (position + RecordFormat.PutOverhead + scratch.WrittenCount > raw.Length)
                         {
                             throw new InvalidOperationException($"A record of '{_name}' no longer serializes to the size it had when it was written.");
                         }
 
                         var written = scratch.WrittenSpan;
+                        valueOffsets[i] = position + RecordFormat.PutOverhead + keyLength;
                         position += RecordFormat.Write(raw.AsSpan(position), RecordKind.Put, written[..keyLength], written[keyLength..]);
                     }
 
@@ -323,10 +375,18 @@ internal sealed partial class CollectionEngine<TKey, TValue>
             _chain.Storage.Delete(temp);
             using (var file = _chain.Storage.Open(temp))
             {
-                foreach (var (bytes, length) in encoded)
+                for (var b = 0; b < blocks.Count; b++)
                 {
                     cancellationToken.ThrowIfCancellationRequested();
-                    file.Append(bytes.AsSpan(0, length));
+                    var offset = file.Length;
+                    file.Append(encoded[b].Bytes.AsSpan(0, encoded[b].Length));
+                    for (var i = blocks[b].Start; i < blocks[b].End; i++)
+                    {
+                        if (live[i].Node.Location is { } old)
+                        {
+                            locations[i] = new ValueLocation(shardId, offset, encoded[b].Length, valueOffsets[i], old.ValueLength);
+                        }
+                    }
                 }
 
                 file.FlushToDisk();
@@ -353,6 +413,8 @@ internal sealed partial class CollectionEngine<TKey, TValue>
 
         public long Live { get; set; }
     }
+
+    private readonly record struct Moved(TKey Key, VersionNode<TValue> Node, uint ShardId, ValueLocation? Location);
 
     private readonly record struct OutputBlock(int Start, int End, long Bytes)
     {

@@ -3,6 +3,7 @@ using MessagePack;
 using Stellar.Store.Codecs;
 using Stellar.Store.Format;
 using Stellar.Store.Shards;
+using Stellar.Store.Snapshots;
 
 namespace Stellar.Store.Engine;
 
@@ -40,7 +41,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         {
             if (!record.Deleted)
             {
-                Map.Apply(key, LoadVersion, record.Value, deleted: false, record.ShardId, record.Size);
+                Map.Apply(key, LoadVersion, record.Value, deleted: false, record.ShardId, record.Size, record.Location);
                 Usage(record.ShardId).Live += record.Size;
                 live += record.Size;
                 count++;
@@ -75,10 +76,21 @@ internal sealed partial class CollectionEngine<TKey, TValue>
                 var memory = raw.AsMemory(start, position - start);
                 var keyLength = BinaryPrimitives.ReadInt32LittleEndian(raw.AsSpan(start + 1));
                 var key = RecordSerializer<TKey>.Deserialize(memory.Slice(5, keyLength));
-                var value = kind == RecordKind.Put
-                    ? RecordSerializer<TValue>.Deserialize(memory[(9 + keyLength)..])
-                    : default;
-                records[i] = new DecodedRecord(key, value, kind == RecordKind.Delete, block.ShardId, position - start);
+                var valueLength = memory.Length - RecordFormat.PutOverhead - keyLength;
+                TValue? value = default;
+                ValueLocation? location = null;
+                if (kind == RecordKind.Put && valueLength > _largeValueBytes)
+                {
+                    // Checked now, read again on demand: a large value that does not decode is corruption found at open.
+                    RecordSerializer<TValue>.Deserialize(memory[(9 + keyLength)..]);
+                    location = new ValueLocation(block.ShardId, block.Offset, block.Header.BlockLength, start + 9 + keyLength, valueLength);
+                }
+                else if (kind == RecordKind.Put)
+                {
+                    value = RecordSerializer<TValue>.Deserialize(memory[(9 + keyLength)..]);
+                }
+
+                records[i] = new DecodedRecord(key, value, kind == RecordKind.Delete, block.ShardId, position - start, location);
             }
         }
         catch (MessagePackSerializationException e)
@@ -94,5 +106,51 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         return records;
     }
 
-    private readonly record struct DecodedRecord(TKey Key, TValue? Value, bool Deleted, uint ShardId, int Size);
+    /// <summary>
+    /// The value of <paramref name="node"/>: from memory, or for a large value read from its block on disk (checksum
+    /// and tag verified), retrying at the new place when a compaction moved it during the read. Any thread.
+    /// </summary>
+    public TValue ReadValue(VersionNode<TValue> node)
+    {
+        while (true)
+        {
+            var location = node.Location;
+            if (location is null)
+            {
+                return node.Value!;
+            }
+
+            try
+            {
+                var path = _chain.PathOf(location.ShardId);
+                try
+                {
+                    return RecordSerializer<TValue>.Deserialize(ReadRawValue(location));
+                }
+                catch (MessagePackSerializationException e)
+                {
+                    throw new CorruptBlockException(path, location.BlockOffset, $"a large value does not decode as {typeof(TValue).Name}", e);
+                }
+            }
+            catch (Exception e) when (e is ObjectDisposedException or IOException && !ReferenceEquals(location, node.Location))
+            {
+                // A compaction moved the value and retired its old shard meanwhile: read it where it is now.
+            }
+        }
+    }
+
+    /// <summary>The serialized bytes of a large value, read from its block on disk. Any thread.</summary>
+    private ReadOnlyMemory<byte> ReadRawValue(ValueLocation location)
+    {
+        var (block, header) = _chain.ReadBlockAt(location);
+        var raw = _codec.Decode(block, header, _chain.PathOf(location.ShardId), location.BlockOffset);
+        if (location.ValueOffset < 0 || location.ValueOffset + (long)location.ValueLength > raw.Length)
+        {
+            throw new CorruptBlockException(_chain.PathOf(location.ShardId), location.BlockOffset, "a large value lies outside its block");
+        }
+
+        return raw.AsMemory(location.ValueOffset, location.ValueLength);
+    }
+
+    private readonly record struct DecodedRecord(TKey Key, TValue? Value, bool Deleted, uint ShardId, int Size, ValueLocation? Location);
 }

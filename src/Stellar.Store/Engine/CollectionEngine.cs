@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Buffers.Binary;
 using Stellar.Store.Actors;
 using Stellar.Store.Format;
 using Stellar.Store.Shards;
@@ -26,14 +27,16 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
     private readonly int _parallelism;
     private readonly long _maxShardBytes;
     private readonly double _compactionThreshold;
+    private readonly int _largeValueBytes;
     private readonly Dictionary<TKey, bool> _overlay = new();
     private readonly Dictionary<TKey, bool> _batchOverlay = new();
     private readonly List<StagedBlock> _staged = new();
     private long _stagedCount;
     private long _version;
 
-    public CollectionEngine(string name, ShardChain chain, BlockCodec codec, int parallelism, long maxShardBytes, double compactionThreshold)
+    public CollectionEngine(string name, ShardChain chain, BlockCodec codec, int parallelism, long maxShardBytes, double compactionThreshold, int largeValueBytes)
     {
+        _largeValueBytes = largeValueBytes;
         _name = name;
         _chain = chain;
         _codec = codec;
@@ -70,7 +73,7 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
                 }
 
                 ApplyToOverlay(single, _overlay);
-                OpenBlock(single.Length, mustFit: false).Add(single);
+                OpenBlock(single.Length, mustFit: false).Add(single, _largeValueBytes);
                 return null;
             }
 
@@ -149,7 +152,7 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
             var block = batch.Atomic ? OpenBlock(bytes, mustFit: true) : NewBlock();
             foreach (var write in kept)
             {
-                block.Add(write);
+                block.Add(write, _largeValueBytes);
             }
         }
 
@@ -265,13 +268,15 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
                 Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, Encode);
             }
 
-            foreach (var (bytes, length, shardId) in encoded)
+            var offsets = new long[blocks.Count];
+            for (var i = 0; i < blocks.Count; i++)
             {
-                _chain.Append(shardId, bytes.AsSpan(0, length));
+                var (bytes, length, shardId) = encoded[i];
+                offsets[i] = _chain.Append(shardId, bytes.AsSpan(0, length), readable: blocks[i].HoldsLargeValue);
             }
 
             _chain.EndGroup();
-            Publish(blocks, reserved);
+            Publish(blocks, reserved, offsets, encoded);
             CheckCompactionWanted();
         }
         finally
@@ -286,16 +291,28 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
         }
     }
 
-    private void Publish(List<StagedBlock> blocks, (uint ShardId, ulong Sequence)[] reserved)
+    private void Publish(List<StagedBlock> blocks, (uint ShardId, ulong Sequence)[] reserved, long[] offsets, (byte[] Bytes, int Length, uint ShardId)[] encoded)
     {
         var version = ++_version;
         for (var i = 0; i < blocks.Count; i++)
         {
+            var shardId = reserved[i].ShardId;
+            var position = 0;
             foreach (var write in blocks[i].Writes)
             {
                 var deleted = write.Kind == WriteKind.Delete;
-                var replaced = Map.Apply(write.Key, version, write.Value, deleted, reserved[i].ShardId, write.Length);
-                Account(reserved[i].ShardId, write.Length, deleted, replaced);
+                var value = write.Value;
+                ValueLocation? location = null;
+                if (!deleted && ValueLength(write) is var length && length > _largeValueBytes)
+                {
+                    // Large values stay on disk: the snapshot keeps where they are, not what they are.
+                    location = new ValueLocation(shardId, offsets[i], encoded[i].Length, position + write.Length - length, length);
+                    value = default;
+                }
+
+                var replaced = Map.Apply(write.Key, version, value, deleted, shardId, write.Length, location);
+                Account(shardId, write.Length, deleted, replaced);
+                position += write.Length;
                 write.Release();
             }
         }
@@ -304,6 +321,9 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
         blocks.Clear();
         _overlay.Clear();
     }
+
+    private static int ValueLength(SingleWrite<TKey, TValue> write) =>
+        write.Length - RecordFormat.PutOverhead - BinaryPrimitives.ReadInt32LittleEndian(write.Record.AsSpan(1));
 
     /// <summary>The writes bound for one block.</summary>
     private sealed class StagedBlock
@@ -315,10 +335,14 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
         /// <summary>No further writes join a sealed block (it holds an atomic batch too large to share).</summary>
         public bool Sealed { get; set; }
 
-        public void Add(SingleWrite<TKey, TValue> write)
+        /// <summary>Whether a value in it is kept out of memory, so readers will read the block from the file.</summary>
+        public bool HoldsLargeValue { get; private set; }
+
+        public void Add(SingleWrite<TKey, TValue> write, int largeValueBytes)
         {
             Writes.Add(write);
             Bytes += write.Length;
+            HoldsLargeValue |= write.Kind != WriteKind.Delete && ValueLength(write) > largeValueBytes;
         }
 
         public byte[] Concatenate()

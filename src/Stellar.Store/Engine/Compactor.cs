@@ -102,6 +102,9 @@ internal sealed class Compactor : IDisposable
         await _automatic.ConfigureAwait(false);
     }
 
+    /// <summary>Deletes what compactions kept for old snapshots; call once the collection's writer has stopped.</summary>
+    public void DeleteRetired() => _target.DeleteAllRetired();
+
     public void Dispose()
     {
         _gate.Dispose();

@@ -11,4 +11,7 @@ internal interface ICompactionTarget
 
     /// <summary>Holds automatic compaction back until more garbage gathers.</summary>
     void DeferAutoCompaction();
+
+    /// <summary>Deletes every compacted shard still kept for old snapshots; only once the writer has stopped.</summary>
+    void DeleteAllRetired();
 }

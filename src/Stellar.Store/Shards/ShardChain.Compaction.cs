@@ -49,8 +49,9 @@ internal sealed partial class ShardChain
 
     /// <summary>
     /// Writer only: swaps the compacted <paramref name="prefix"/> for <paramref name="outputs"/> (complete, flushed
-    /// shard files) with one atomic manifest replace, then deletes the old files. When the manifest cannot be
-    /// written the chain is unchanged and the exception propagates; nothing after it throws.
+    /// shard files) with one atomic manifest replace. When the manifest cannot be written the chain is unchanged
+    /// and the exception propagates. The old files stay until <see cref="DeleteRetired"/>: readers of older
+    /// snapshots may still read large values from them.
     /// </summary>
     public void CompleteCompaction(uint[] prefix, IReadOnlyList<uint> outputs)
     {
@@ -79,7 +80,15 @@ internal sealed partial class ShardChain
             }
 
             _touched.Remove(shardId);
+        }
+    }
 
+    /// <summary>Writer only: deletes shard files a compaction replaced, once no reader can need them.</summary>
+    public void DeleteRetired(IEnumerable<uint> shards)
+    {
+        foreach (var shardId in shards)
+        {
+            RetireReadHandle(shardId);
             try
             {
                 _storage.Delete(ManifestCollection.ShardFileName(_entry.Id, shardId));

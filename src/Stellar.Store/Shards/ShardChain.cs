@@ -65,8 +65,11 @@ internal sealed partial class ShardChain : IDisposable
         return (active, NextSequence++);
     }
 
-    /// <summary>Appends an encoded block to the shard it was reserved for.</summary>
-    public void Append(uint shardId, ReadOnlySpan<byte> block)
+    /// <summary>
+    /// Appends an encoded block to the shard it was reserved for and returns its offset there. In Buffered mode the
+    /// block is handed to the OS at once when <paramref name="readable"/> is set (readers will read it from the file).
+    /// </summary>
+    public long Append(uint shardId, ReadOnlySpan<byte> block, bool readable = false)
     {
         _touched.Add(shardId);
         if (_durability == Durability.Buffered)
@@ -77,16 +80,20 @@ internal sealed partial class ShardChain : IDisposable
             }
 
             _bufferedShard = shardId;
+            var offset = _files[shardId].Length + _buffer.Length;
             _buffer.Write(block);
-            if (_buffer.Length >= BufferedModeLimit)
+            if (readable || _buffer.Length >= BufferedModeLimit)
             {
                 DrainBuffer();
             }
 
-            return;
+            return offset;
         }
 
-        _files[shardId].Append(block);
+        var file = _files[shardId];
+        var at = file.Length;
+        file.Append(block);
+        return at;
     }
 
     /// <summary>Ends a group: makes it as durable as the mode promises.</summary>
@@ -137,6 +144,7 @@ internal sealed partial class ShardChain : IDisposable
         }
 
         _files.Clear();
+        DisposeReadHandles();
     }
 
     private long ActiveLength => (_files.TryGetValue(ActiveShardId, out var file) ? file.Length : 0) + _buffer.Length + _pendingLength;

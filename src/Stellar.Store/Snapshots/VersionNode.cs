@@ -11,8 +11,9 @@ internal sealed class VersionNode<TValue>
     public static readonly VersionNode<TValue> Trimmed = new(0, default, deleted: true, shardId: 0, size: 0, next: null);
 
     private VersionNode<TValue>? _next;
+    private ValueLocation? _location;
 
-    public VersionNode(long version, TValue? value, bool deleted, uint shardId, int size, VersionNode<TValue>? next)
+    public VersionNode(long version, TValue? value, bool deleted, uint shardId, int size, VersionNode<TValue>? next, ValueLocation? location = null)
     {
         Version = version;
         Value = value;
@@ -20,12 +21,23 @@ internal sealed class VersionNode<TValue>
         ShardId = shardId;
         Size = size;
         _next = next;
+        _location = location;
     }
 
     /// <summary>The commit version that wrote this node.</summary>
     public long Version { get; }
 
-    /// <summary>The value, or default when <see cref="Deleted"/>.</summary>
+    /// <summary>
+    /// Where the value lives on disk when it is too large to keep in memory (then <see cref="Value"/> is default), or
+    /// null. Set by the writer; a compaction moves it.
+    /// </summary>
+    public ValueLocation? Location
+    {
+        get => Volatile.Read(ref _location);
+        set => Volatile.Write(ref _location, value);
+    }
+
+    /// <summary>The value, or default when <see cref="Deleted"/> or held on disk (<see cref="Location"/>).</summary>
     public TValue? Value { get; }
 
     /// <summary>Whether this version is a deletion.</summary>

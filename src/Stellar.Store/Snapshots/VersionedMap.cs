@@ -61,6 +61,20 @@ internal sealed class VersionedMap<TKey, TValue>
         return TryFind(key, version, out node, out _);
     }
 
+    /// <summary>Whether a snapshot older than <paramref name="version"/> is still pinned.</summary>
+    public bool IsPinnedBelow(long version)
+    {
+        foreach (var (pinned, _) in _pins)
+        {
+            if (pinned < version)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>The head node of <paramref name="key"/>, including unpublished ones; for the writer only.</summary>
     public VersionNode<TValue>? Head(TKey key) => _chains.TryGetValue(key, out var head) ? head : null;
 
@@ -122,7 +136,7 @@ internal sealed class VersionedMap<TKey, TValue>
     /// Writer only: stages a new version of <paramref name="key"/> at <paramref name="version"/>, which must be
     /// greater than the published version. Returns the node it replaced as the newest (null if none).
     /// </summary>
-    public VersionNode<TValue>? Apply(TKey key, long version, TValue? value, bool deleted, uint shardId, int size)
+    public VersionNode<TValue>? Apply(TKey key, long version, TValue? value, bool deleted, uint shardId, int size, ValueLocation? location = null)
     {
         _chains.TryGetValue(key, out var head);
         if (head is null && deleted)
@@ -130,7 +144,7 @@ internal sealed class VersionedMap<TKey, TValue>
             return null;
         }
 
-        var node = new VersionNode<TValue>(version, value, deleted, shardId, size, head);
+        var node = new VersionNode<TValue>(version, value, deleted, shardId, size, head, location);
         _chains[key] = node;
         if (head is not null)
         {
