@@ -147,13 +147,9 @@ public sealed class StellarStore : IAsyncDisposable
                     KeyType = TypeName<TKey>(),
                     ValueType = TypeName<TValue>(),
                 };
-                lock (_manifest)
-                {
-                    _manifest.Collections.Add(entry);
-                }
-
-                SaveManifest();
-                _chains[name] = new ShardChain(_storage, entry, SaveManifest, Options.MaxShardBytes, Options.Durability);
+                var collections = _manifest.Collections;
+                ChangeManifest(_storage, _manifest, () => _manifest.Collections = [.. collections, entry], () => _manifest.Collections = collections);
+                _chains[name] = new ShardChain(_storage, entry, (change, undo) => ChangeManifest(_storage, _manifest, change, undo), Options.MaxShardBytes, Options.Durability);
             }
             else if (entry.KeyType != TypeName<TKey>() || entry.ValueType != TypeName<TValue>())
             {
@@ -247,7 +243,7 @@ public sealed class StellarStore : IAsyncDisposable
             if (manifest.Compression != (byte)options.Compression || !storage.Exists(Manifest.FileName))
             {
                 manifest.Compression = (byte)options.Compression;
-                SaveManifest(storage, manifest);
+                ChangeManifest(storage, manifest, static () => { }, static () => { });
             }
 
             var codec = new BlockCodec(options.Compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
@@ -257,7 +253,7 @@ public sealed class StellarStore : IAsyncDisposable
             var known = new HashSet<string>(StringComparer.Ordinal) { Manifest.FileName, "LOCK" };
             foreach (var entry in manifest.Collections)
             {
-                var chain = new ShardChain(storage, entry, () => SaveManifest(storage, manifest), options.MaxShardBytes, options.Durability);
+                var chain = new ShardChain(storage, entry, (change, undo) => ChangeManifest(storage, manifest, change, undo), options.MaxShardBytes, options.Durability);
                 chains[entry.Name] = chain;
                 chain.Scan(sealActive: cipher is not null);
                 blocks += chain.Blocks.Count;
@@ -289,18 +285,25 @@ public sealed class StellarStore : IAsyncDisposable
     private static InvalidOperationException TypeMismatch(string name, Type[] types) =>
         new($"Collection '{name}' is open as {types[0]} -> {types[1]}; it cannot be opened with other types.");
 
-    private void SaveManifest() => SaveManifest(_storage, _manifest);
-
     /// <summary>
-    /// Replaces the manifest under its own lock. Collections roll shards on their own threads: unserialized, two
-    /// replaces race on the temporary file, and the last one may leave out the other's new shard, whose
-    /// acknowledged writes the next open would then not see.
+    /// Changes the manifest and replaces its file as one step under the manifest's lock (see
+    /// <see cref="ManifestChange"/>). Collections roll shards on their own threads: unserialized, two replaces race
+    /// on the temporary file, and a save could write another collection's change whose own save then fails.
     /// </summary>
-    private static void SaveManifest(IStorage storage, Manifest manifest)
+    private static void ChangeManifest(IStorage storage, Manifest manifest, Action change, Action undo)
     {
         lock (manifest)
         {
-            storage.ReplaceAtomically(Manifest.FileName, manifest.Serialize());
+            change();
+            try
+            {
+                storage.ReplaceAtomically(Manifest.FileName, manifest.Serialize());
+            }
+            catch
+            {
+                undo();
+                throw;
+            }
         }
     }
 

@@ -33,16 +33,7 @@ internal sealed partial class ShardChain
 
         _mustRoll = true;
         var first = _entry.NextShardId;
-        _entry.NextShardId += (uint)outputShards;
-        try
-        {
-            _saveManifest();
-        }
-        catch
-        {
-            _entry.NextShardId = first;
-            throw;
-        }
+        _changeManifest(() => _entry.NextShardId = first + (uint)outputShards, () => _entry.NextShardId = first);
 
         return (prefix, Enumerable.Range(0, outputShards).Select(i => first + (uint)i).ToArray());
     }
@@ -61,16 +52,8 @@ internal sealed partial class ShardChain
         }
 
         var before = _entry.Shards;
-        _entry.Shards = outputs.Concat(before.Skip(prefix.Length)).ToList();
-        try
-        {
-            _saveManifest();
-        }
-        catch
-        {
-            _entry.Shards = before;
-            throw;
-        }
+        var after = outputs.Concat(before.Skip(prefix.Length)).ToList();
+        _changeManifest(() => _entry.Shards = after, () => _entry.Shards = before);
 
         foreach (var shardId in prefix)
         {

@@ -18,7 +18,7 @@ internal sealed partial class ShardChain : IDisposable
 
     private readonly IStorage _storage;
     private readonly ManifestCollection _entry;
-    private readonly Action _saveManifest;
+    private readonly ManifestChange _changeManifest;
     private readonly long _maxShardBytes;
     private readonly Durability _durability;
     private readonly Dictionary<uint, IStorageFile> _files = new();
@@ -28,11 +28,11 @@ internal sealed partial class ShardChain : IDisposable
     private bool _mustRoll;
     private long _pendingLength;
 
-    public ShardChain(IStorage storage, ManifestCollection entry, Action saveManifest, long maxShardBytes, Durability durability)
+    public ShardChain(IStorage storage, ManifestCollection entry, ManifestChange changeManifest, long maxShardBytes, Durability durability)
     {
         _storage = storage;
         _entry = entry;
-        _saveManifest = saveManifest;
+        _changeManifest = changeManifest;
         _maxShardBytes = maxShardBytes;
         _durability = durability;
     }
@@ -168,13 +168,24 @@ internal sealed partial class ShardChain : IDisposable
 
         // The file exists (empty) before the manifest names it, and the manifest names it before any block goes
         // in, so a crash at any point leaves either an unlisted empty file or a listed shard.
-        var shardId = _entry.NextShardId++;
+        var shardId = _entry.NextShardId;
         var name = ManifestCollection.ShardFileName(_entry.Id, shardId);
         _storage.Delete(name);
         _files[shardId] = _storage.Open(name);
+        var before = _entry.Shards;
+
         // A new list, not Add: another collection may be serializing the manifest, this list included, right now.
-        _entry.Shards = [.. _entry.Shards, shardId];
-        _saveManifest();
+        _changeManifest(
+            () =>
+            {
+                _entry.NextShardId = shardId + 1;
+                _entry.Shards = [.. before, shardId];
+            },
+            () =>
+            {
+                _entry.NextShardId = shardId;
+                _entry.Shards = before;
+            });
         _mustRoll = false;
         _pendingLength = 0;
         return shardId;
