@@ -1,9 +1,10 @@
+using Xunit.Abstractions;
 using Stellar.Store.Storage;
 using Stellar.Store.Tests.Api;
 
 namespace Stellar.Store.Tests.Compaction;
 
-public sealed class CompactionTests : IDisposable
+public sealed class CompactionTests(ITestOutputHelper output) : IDisposable
 {
     private readonly TempDirectory _dir = new();
 
@@ -60,6 +61,7 @@ public sealed class CompactionTests : IDisposable
             Assert.Equal("player-7-round-10", players.Get(7)!.Name);
         }
 
+        output.WriteLine($"one copy: {ShardBytes(once):N0} bytes; ten rewrites then a compaction: {ShardBytes(path):N0} bytes");
         Assert.True(ShardBytes(path) <= 2 * ShardBytes(once), $"{ShardBytes(path)} bytes after compaction, one copy takes {ShardBytes(once)}");
         await using (var reopened = await StellarStore.OpenAsync(path, options))
         {
