@@ -146,7 +146,7 @@ public sealed class StellarStore : IAsyncDisposable
                     KeyType = TypeName<TKey>(),
                     ValueType = TypeName<TValue>(),
                 };
-                _manifest.Collections.Add(entry);
+                _manifest.Collections = [.. _manifest.Collections, entry];
                 SaveManifest();
                 _chains[name] = new ShardChain(_storage, entry, SaveManifest, Options.MaxShardBytes, Options.Durability);
             }
@@ -220,7 +220,7 @@ public sealed class StellarStore : IAsyncDisposable
             if (manifest.Compression != (byte)options.Compression || !storage.Exists(Manifest.FileName))
             {
                 manifest.Compression = (byte)options.Compression;
-                storage.ReplaceAtomically(Manifest.FileName, manifest.Serialize());
+                manifest.Save(storage);
             }
 
             var codec = new BlockCodec(options.Compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
@@ -229,7 +229,7 @@ public sealed class StellarStore : IAsyncDisposable
             var known = new HashSet<string>(StringComparer.Ordinal) { Manifest.FileName, "LOCK" };
             foreach (var entry in manifest.Collections)
             {
-                var chain = new ShardChain(storage, entry, () => storage.ReplaceAtomically(Manifest.FileName, manifest.Serialize()), options.MaxShardBytes, options.Durability);
+                var chain = new ShardChain(storage, entry, () => manifest.Save(storage), options.MaxShardBytes, options.Durability);
                 chains[entry.Name] = chain;
                 chain.Scan(sealActive: cipher is not null);
                 blocks += chain.Blocks.Count;
@@ -260,7 +260,7 @@ public sealed class StellarStore : IAsyncDisposable
     private static InvalidOperationException TypeMismatch(string name, Type[] types) =>
         new($"Collection '{name}' is open as {types[0]} -> {types[1]}; it cannot be opened with other types.");
 
-    private void SaveManifest() => _storage.ReplaceAtomically(Manifest.FileName, _manifest.Serialize());
+    private void SaveManifest() => _manifest.Save(_storage);
 
     private List<WriterHandle> Writers()
     {

@@ -1,12 +1,16 @@
 using System.Buffers.Binary;
 using System.Text.Json;
 using Stellar.Store.Codecs;
+using Stellar.Store.Storage;
 
 namespace Stellar.Store.Format;
 
 /// <summary>
 /// The store's manifest: format version, codecs, encryption parameters and key check, and per collection its
 /// id, types and chain of shards. Replaced atomically (temp file, fsync, rename) on every change.
+/// Collections change it from their own writer threads: a change replaces a list (copy on write) rather than
+/// editing it, and <see cref="Save"/> serializes and replaces under one lock, so saves never share the temp file
+/// and the last one written holds every change made before it.
 /// <code>
 /// 00-03 [u32] magic "STLM"
 /// 04-07 [u32] format version
@@ -24,6 +28,8 @@ internal sealed class Manifest
 
     private static readonly JsonSerializerOptions JsonOptions = new() { WriteIndented = true };
 
+    private readonly object _saveLock = new();
+
     public int FormatVersion { get; set; } = CurrentFormatVersion;
 
     /// <summary>The compressor id of new blocks (0: none, 1: LZ4).</summary>
@@ -33,6 +39,15 @@ internal sealed class Manifest
     public EncryptionInfo? Encryption { get; set; }
 
     public List<ManifestCollection> Collections { get; set; } = new();
+
+    /// <summary>Writes the manifest as it is now to <paramref name="storage"/>, atomically. Thread-safe.</summary>
+    public void Save(IStorage storage)
+    {
+        lock (_saveLock)
+        {
+            storage.ReplaceAtomically(FileName, Serialize());
+        }
+    }
 
     public byte[] Serialize()
     {

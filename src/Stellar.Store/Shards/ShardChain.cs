@@ -165,7 +165,7 @@ internal sealed partial class ShardChain : IDisposable
         var name = ManifestCollection.ShardFileName(_entry.Id, shardId);
         _storage.Delete(name);
         _files[shardId] = _storage.Open(name);
-        _entry.Shards.Add(shardId);
+        _entry.Shards = [.. _entry.Shards, shardId]; // a new list: another collection may be saving the manifest
         _saveManifest();
         _mustRoll = false;
         _pendingLength = 0;
