@@ -56,9 +56,9 @@ internal sealed class Bot
         while (DateTime.UtcNow < deadline)
         {
             var reply = await SendAsync(client, new GameProtocol.Login(client.NextRequestId(), _account), cancellationToken).ConfigureAwait(false);
-            if (reply is GameProtocol.LoggedIn)
+            if (reply is GameProtocol.LoggedIn loggedIn)
             {
-                _report.CountLogin();
+                _report.CountLogin(loggedIn.Created);
                 return true;
             }
 

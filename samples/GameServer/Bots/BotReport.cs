@@ -9,6 +9,7 @@ internal sealed class BotReport
     private long _requests;
     private long _refused;
     private int _loggedIn;
+    private int _created;
     private int _loggedOut;
     private int _lostConnections;
 
@@ -26,6 +27,9 @@ internal sealed class BotReport
 
     public int LoggedOut => Volatile.Read(ref _loggedOut);
 
+    /// <summary>Logins that created a new character (the rest found theirs in the store).</summary>
+    public int CharactersCreated => Volatile.Read(ref _created);
+
     /// <summary>Bots whose connection failed (the server died or closed it).</summary>
     public int LostConnections => Volatile.Read(ref _lostConnections);
 
@@ -33,7 +37,14 @@ internal sealed class BotReport
 
     public void CountRefused() => Interlocked.Increment(ref _refused);
 
-    public void CountLogin() => Interlocked.Increment(ref _loggedIn);
+    public void CountLogin(bool created)
+    {
+        Interlocked.Increment(ref _loggedIn);
+        if (created)
+        {
+            Interlocked.Increment(ref _created);
+        }
+    }
 
     public void CountLogout() => Interlocked.Increment(ref _loggedOut);
 

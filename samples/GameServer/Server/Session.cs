@@ -73,7 +73,6 @@ internal sealed class Session
         {
             _outbox.Writer.TryComplete();
             _client.Dispose(); // ends a pending read or write with an exception
-
         }
     }
 
