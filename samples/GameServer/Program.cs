@@ -1,50 +1,68 @@
-using System.Diagnostics;
-using MessagePack;
+using System.CommandLine;
+using System.Net;
 using Stellar.Store;
-using Stellar.Store.Samples.GameServer;
+using Stellar.Store.Samples.GameServer.Running;
 
-// Until the full sample game server lands, this runs a short smoke of the real store: concurrent writers,
-// an atomic trade, a reopen, and a check. Every figure it prints is measured in this run.
-var directory = Path.Combine(Path.GetTempPath(), "stellar-sample-" + Guid.NewGuid().ToString("n"));
-const int Players = 20_000;
-const int Writers = 8;
-try
+var bots = new Option<int>("--bots") { Description = "Bots to run.", DefaultValueFactory = _ => 200 };
+var duration = new Option<int>("--duration") { Description = "Seconds the bots play before the logout wave.", DefaultValueFactory = _ => 30 };
+var port = new Option<int?>("--port")
 {
-    var stopwatch = Stopwatch.StartNew();
-    await using (var store = await StellarStore.OpenAsync(directory, new StoreOptions { Durability = Durability.WriteThrough, Compression = Compression.Lz4 }))
-    {
-        var players = store.GetCollection<int, Player>("players", p => p.Id);
-        await Task.WhenAll(Enumerable.Range(0, Writers).Select(w => Task.Run(async () =>
-        {
-            for (var id = w; id < Players; id += Writers)
-            {
-                await players.InsertAsync(new Player(id, $"player-{id}", 100));
-            }
-        })));
+    Description = $"TCP port; 0 picks a free one and prints it. Default: 0 for the bot run, {RunOptions.DefaultServePort} with --serve.",
+};
+var bind = new Option<string>("--bind") { Description = "Address to listen on.", DefaultValueFactory = _ => "127.0.0.1" };
+var data = new Option<string?>("--data")
+{
+    Description = "Store directory (created if missing, reused if it holds a store). Default: a fresh temporary directory, deleted at exit.",
+    HelpName = "dir",
+};
+var durability = new Option<Durability>("--durability")
+{
+    Description = "Buffered | WriteThrough (survives a process crash) | Fsync (survives a machine crash).",
+    DefaultValueFactory = _ => Durability.WriteThrough,
+};
+var noPersistence = new Option<bool>("--no-persistence") { Description = "Keep the state in in-memory dictionaries instead of the store: the baseline for the tick cost of persistence." };
+var serve = new Option<bool>("--serve") { Description = "Run the server only, for real clients, until Ctrl+C." };
+var verify = new Option<string?>("--verify") { Description = "Open an existing store, check its invariants, and exit (0: OK, 1: failed, 2: no store).", HelpName = "dir" };
 
-        var inserted = stopwatch.Elapsed;
-        await players.WriteAsync(b => b.Upsert(players.Get(1)! with { Gold = 50 }).Upsert(players.Get(2)! with { Gold = 150 }));
-        Console.WriteLine($"inserted {Players:N0} players from {Writers} tasks in {inserted.TotalMilliseconds:N0} ms " +
-            $"({Players / inserted.TotalSeconds:N0} writes/s, WriteThrough, LZ4)");
+var root = new RootCommand(
+    "Stellar.Store sample game server: a 20 Hz TCP game server that keeps every change in the store, driven by bots. " +
+    "By default it runs the server and 200 bots for 30 s, then reopens the store and verifies gold, items and trades.")
+{
+    bots, duration, port, bind, data, durability, noPersistence, serve, verify,
+};
+
+root.SetAction(async (parsed, cancellationToken) =>
+{
+    if (parsed.GetValue(verify) is { } directory)
+    {
+        return await VerifyMode.RunAsync(directory, Console.Out);
     }
 
-    stopwatch.Restart();
-    await using (var store = await StellarStore.OpenAsync(directory))
+    if (!IPAddress.TryParse(parsed.GetValue(bind), out var address))
     {
-        var players = store.GetCollection<int, Player>("players", p => p.Id);
-        var gold = players.Query().Sum(p => p.Gold);
-        var ok = players.Count == Players && gold == Players * 100L;
-        Console.WriteLine($"reopened in {stopwatch.Elapsed.TotalMilliseconds:N0} ms: {players.Count:N0} players, total gold {gold:N0} -> {(ok ? "verified" : "VERIFICATION FAILED")}");
-        return ok ? 0 : 1;
+        Console.Error.WriteLine($"--bind: '{parsed.GetValue(bind)}' is not an IP address.");
+        return 2;
     }
-}
-finally
-{
-    Directory.Delete(directory, recursive: true);
-}
 
-namespace Stellar.Store.Samples.GameServer
-{
-    [MessagePackObject]
-    public sealed record Player([property: Key(0)] int Id, [property: Key(1)] string Name, [property: Key(2)] long Gold);
-}
+    var serving = parsed.GetValue(serve);
+    var options = new RunOptions
+    {
+        Bots = Math.Max(0, parsed.GetValue(bots)),
+        Duration = TimeSpan.FromSeconds(Math.Max(1, parsed.GetValue(duration))),
+        Bind = address,
+        Port = parsed.GetValue(port) ?? (serving ? RunOptions.DefaultServePort : 0),
+        DataDirectory = parsed.GetValue(data),
+        Durability = parsed.GetValue(durability),
+        NoPersistence = parsed.GetValue(noPersistence),
+    };
+
+    if (serving)
+    {
+        return await ServeMode.RunAsync(options, Console.Out, cancellationToken);
+    }
+
+    var result = await GameRun.RunAsync(options, Console.Out, cancellationToken);
+    return result.Succeeded ? 0 : 1;
+});
+
+return await root.Parse(args).InvokeAsync();

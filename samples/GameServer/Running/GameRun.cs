@@ -1,0 +1,65 @@
+using System.Diagnostics;
+using System.Net;
+using Stellar.Store.Samples.GameServer.Bots;
+using Stellar.Store.Samples.GameServer.Persistence;
+using Stellar.Store.Samples.GameServer.Server;
+using Stellar.Store.Samples.GameServer.Verification;
+
+namespace Stellar.Store.Samples.GameServer.Running;
+
+/// <summary>
+/// The default run: a server and N bots in this process over loopback TCP for a while, a status line a second,
+/// then the server stops, the store is closed, reopened and verified, and a summary is printed.
+/// </summary>
+internal static class GameRun
+{
+    public static async Task<RunResult> RunAsync(RunOptions options, TextWriter output, CancellationToken cancellationToken)
+    {
+        using var data = new DataDirectory(options.DataDirectory);
+        var storeDirectory = options.NoPersistence ? null : data;
+        IGameStore store = options.NoPersistence
+            ? new MemoryGameStore()
+            : await StellarGameStore.OpenAsync(data.Path, options.Durability).ConfigureAwait(false);
+        output.WriteLine($"state: {store.Description}{(storeDirectory is null ? "" : " at " + data.Describe())}");
+
+        var server = new TcpGameServer(store, new IPEndPoint(options.Bind, options.Port));
+        BotReport bots;
+        TimeSpan played;
+        try
+        {
+            server.Start();
+            output.WriteLine($"listening on {server.EndPoint}; {options.Bots} bots play for {options.Duration.TotalSeconds:N0} s");
+            using var stopStatus = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+            var status = StatusLine.RunAsync(server, storeDirectory, output, stopStatus.Token);
+            bots = new BotReport();
+            var clock = Stopwatch.StartNew();
+            await BotDriver.RunAsync(server.EndPoint, options.Bots, options.Duration, bots, cancellationToken).ConfigureAwait(false);
+            played = clock.Elapsed;
+            await stopStatus.CancelAsync().ConfigureAwait(false);
+            await status.ConfigureAwait(false);
+        }
+        finally
+        {
+            await server.StopAsync().ConfigureAwait(false);
+            await store.DisposeAsync().ConfigureAwait(false);
+        }
+
+        var sizeOnDisk = storeDirectory?.SizeOnDisk() ?? 0;
+        var files = storeDirectory?.FileCount() ?? 0;
+        StoreVerification? reopened = null;
+        VerificationResult verification;
+        if (store is MemoryGameStore memory)
+        {
+            verification = EconomyVerifier.Verify(memory.Economy(), bots.AcknowledgedTrades);
+        }
+        else
+        {
+            reopened = await StoreVerifier.VerifyAsync(data.Path, bots.AcknowledgedTrades).ConfigureAwait(false);
+            verification = reopened.Economy;
+        }
+
+        var result = new RunResult(bots, played, server.Ticks.Summarize(), server.Tracker.Fault, verification, reopened);
+        Summary.Print(output, options, store.Description, result, server.Writes, sizeOnDisk, files);
+        return result;
+    }
+}

@@ -1,0 +1,25 @@
+using System.Net;
+
+namespace Stellar.Store.Samples.GameServer.Running;
+
+/// <summary>The command line's options, parsed.</summary>
+internal sealed record RunOptions
+{
+    public const int DefaultServePort = 7777;
+
+    public int Bots { get; init; } = 200;
+
+    public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(30);
+
+    public IPAddress Bind { get; init; } = IPAddress.Loopback;
+
+    /// <summary>The TCP port; 0 lets the OS pick a free one.</summary>
+    public int Port { get; init; }
+
+    /// <summary>The store directory; null: a fresh temporary directory, deleted at the end.</summary>
+    public string? DataDirectory { get; init; }
+
+    public Durability Durability { get; init; } = Durability.WriteThrough;
+
+    public bool NoPersistence { get; init; }
+}

@@ -1,0 +1,68 @@
+using Stellar.Store.Samples.GameServer.Server;
+using Stellar.Store.Samples.GameServer.Verification;
+
+namespace Stellar.Store.Samples.GameServer.Running;
+
+/// <summary>The closing summary of a bot run.</summary>
+internal static class Summary
+{
+    public static void Print(TextWriter output, RunOptions options, string state, RunResult result, WriteStats writes, long sizeOnDisk, int files)
+    {
+        var seconds = result.Played.TotalSeconds;
+        var bots = result.Bots;
+        var ticks = result.Ticks;
+        output.WriteLine();
+        output.WriteLine("== summary ==");
+        output.WriteLine($"state          {state}");
+        output.WriteLine($"bots           {options.Bots} for {seconds:N1} s: {bots.LoggedIn} logged in (storm at start), {bots.LoggedOut} logged out (wave at end), {bots.LostConnections} lost connections");
+        output.WriteLine($"requests       {bots.Requests:N0} ({bots.Requests / seconds:N0}/s), {bots.Refused:N0} refused by game rules");
+        output.WriteLine($"ticks          {ticks.Ticks:N0} at 20 Hz: work p50 {ticks.P50:N2} ms, p99 {ticks.P99:N2} ms, max {ticks.Max:N2} ms; over the {TcpGameServer.TickPeriod.TotalMilliseconds:N0} ms budget: {ticks.OverBudget}");
+        var kinds = string.Join(", ", Enum.GetValues<WriteKind>().Select(k => $"{k.ToString().ToLowerInvariant()} {writes.Of(k) / seconds:N1}"));
+        output.WriteLine($"writes/s       {writes.Total / seconds:N0} acknowledged: {kinds}");
+        output.WriteLine($"leaderboard    {writes.LeaderboardQueries:N0} top-{TcpGameServer.LeaderboardSize} queries on snapshots while writes went on");
+        output.WriteLine($"trades         {bots.AcknowledgedTrades.Count:N0} acknowledged to bots (each after its atomic write completed)");
+        if (options.NoPersistence)
+        {
+            output.WriteLine("durability     none (--no-persistence)");
+        }
+        else
+        {
+            output.WriteLine($"durability     {options.Durability}: {DurabilityPromise(options.Durability)}");
+            output.WriteLine($"store on disk  {Format.Bytes(sizeOnDisk)} in {files} files (LZ4 blocks)");
+        }
+
+        if (result.StoreFault is { } fault)
+        {
+            output.WriteLine($"STORE FAULT    {fault.GetType().Name}: {fault.Message}");
+        }
+
+        PrintVerification(output, result);
+    }
+
+    private static void PrintVerification(TextWriter output, RunResult result)
+    {
+        var v = result.Verification;
+        var where = result.Reopened is { } r
+            ? $"after reopening the store ({r.OpenTime.TotalMilliseconds:N0} ms to open; {r.Accounts:N0} accounts, {r.Scores:N0} scores, {r.Chunks:N0} chunks)"
+            : "in memory (nothing was stored)";
+        output.WriteLine($"verification   {where}: {(v.Ok ? "OK" : "FAILED")}");
+        output.WriteLine($"               gold {v.TotalGold:N0} = ledger sum {v.LedgerSum:N0} over {v.LedgerEntries:N0} entries, {v.Characters:N0} characters; " +
+            $"{v.Items:N0} items each in exactly one inventory; {v.Trades:N0} trades each with both ledger legs");
+        foreach (var failure in v.Failures)
+        {
+            output.WriteLine($"  FAILED: {failure}");
+        }
+
+        if (v.FailureCount > v.Failures.Count)
+        {
+            output.WriteLine($"  ... and {v.FailureCount - v.Failures.Count} more");
+        }
+    }
+
+    private static string DurabilityPromise(Durability durability) => durability switch
+    {
+        Durability.Buffered => "acknowledged writes are durable only after a flush (the store flushed at shutdown)",
+        Durability.WriteThrough => "an acknowledged write survives a crash of the process",
+        _ => "an acknowledged write survives a crash of the machine (group commit, one fsync per group)",
+    };
+}

@@ -1,0 +1,33 @@
+using Stellar.Store.Samples.GameServer.Verification;
+
+namespace Stellar.Store.Samples.GameServer.Running;
+
+/// <summary><c>--verify DIR</c>: opens an existing store (recovering it), checks the invariants, and says so.</summary>
+internal static class VerifyMode
+{
+    public static async Task<int> RunAsync(string directory, TextWriter output)
+    {
+        StoreVerification verification;
+        try
+        {
+            verification = await StoreVerifier.VerifyAsync(directory).ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is DirectoryNotFoundException or StellarStoreException)
+        {
+            output.WriteLine($"cannot verify '{directory}': {e.Message}");
+            return 2;
+        }
+
+        var v = verification.Economy;
+        output.WriteLine($"opened '{directory}' in {verification.OpenTime.TotalMilliseconds:N0} ms (torn tail cut: {verification.TruncatedBytes} bytes); " +
+            $"{verification.Accounts:N0} accounts, {verification.Scores:N0} scores, {verification.Chunks:N0} chunks");
+        output.WriteLine($"gold {v.TotalGold:N0} = ledger sum {v.LedgerSum:N0} over {v.LedgerEntries:N0} entries, {v.Characters:N0} characters, {v.Items:N0} items, {v.Trades:N0} trades");
+        foreach (var failure in v.Failures)
+        {
+            output.WriteLine($"FAILED: {failure}");
+        }
+
+        output.WriteLine(v.Ok ? "verification OK" : $"verification FAILED ({v.FailureCount} problems)");
+        return v.Ok ? 0 : 1;
+    }
+}

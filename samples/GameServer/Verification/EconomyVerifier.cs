@@ -1,0 +1,144 @@
+using Stellar.Store.Samples.GameServer.Model;
+
+namespace Stellar.Store.Samples.GameServer.Verification;
+
+/// <summary>
+/// Checks the economy's invariants over a set of records (one consistent snapshot):
+/// <list type="bullet">
+/// <item>gold: every character's gold equals the sum of its ledger entries, so total gold equals the ledger's sum;</item>
+/// <item>items: every item is in exactly one inventory, its owner's, and every inventory entry is an item that exists;</item>
+/// <item>trades: every trade has both ledger legs (paid and received, same amount, the right characters), and every
+/// ledger entry of a trade has its trade, so no trade is half applied;</item>
+/// <item>optionally, every trade id in a given list (the trades the server acknowledged) is there.</item>
+/// </list>
+/// </summary>
+internal static class EconomyVerifier
+{
+    private const int DescribedFailures = 20;
+
+    public static VerificationResult Verify(IEnumerable<EconomyRecord> records, IReadOnlyCollection<long>? acknowledgedTrades = null)
+    {
+        var characters = new Dictionary<long, CharacterRecord>();
+        var items = new Dictionary<long, ItemRecord>();
+        var ledger = new Dictionary<long, LedgerEntry>();
+        var trades = new Dictionary<long, TradeRecord>();
+        foreach (var record in records)
+        {
+            switch (record)
+            {
+                case CharacterRecord c: characters.Add(c.Id, c); break;
+                case ItemRecord i: items.Add(i.Id, i); break;
+                case LedgerEntry l: ledger.Add(l.Id, l); break;
+                case TradeRecord t: trades.Add(t.Id, t); break;
+            }
+        }
+
+        var failures = new List<string>();
+        var count = 0;
+        void Fail(string failure)
+        {
+            if (++count <= DescribedFailures)
+            {
+                failures.Add(failure);
+            }
+        }
+
+        CheckGold(characters, ledger, Fail);
+        CheckItems(characters, items, Fail);
+        CheckTrades(trades, ledger, Fail);
+        foreach (var tradeId in acknowledgedTrades ?? [])
+        {
+            if (!trades.ContainsKey(tradeId))
+            {
+                Fail($"acknowledged trade {tradeId} is missing");
+            }
+        }
+
+        return new VerificationResult(failures, count, characters.Count, items.Count, ledger.Count, trades.Count,
+            characters.Values.Sum(c => c.Gold), ledger.Values.Sum(l => l.Delta));
+    }
+
+    private static void CheckGold(Dictionary<long, CharacterRecord> characters, Dictionary<long, LedgerEntry> ledger, Action<string> fail)
+    {
+        var byCharacter = ledger.Values.GroupBy(l => l.CharacterId).ToDictionary(g => g.Key, g => g.Sum(l => l.Delta));
+        foreach (var character in characters.Values)
+        {
+            var sum = byCharacter.GetValueOrDefault(character.Id);
+            if (character.Gold != sum)
+            {
+                fail($"character {character.Id} has {character.Gold} gold but its ledger sums to {sum}");
+            }
+
+            if (character.Gold < 0)
+            {
+                fail($"character {character.Id} has negative gold {character.Gold}");
+            }
+        }
+
+        foreach (var orphan in byCharacter.Keys.Where(id => !characters.ContainsKey(id)))
+        {
+            fail($"ledger entries for character {orphan}, which does not exist");
+        }
+
+        var total = characters.Values.Sum(c => c.Gold);
+        var ledgerSum = ledger.Values.Sum(l => l.Delta);
+        if (total != ledgerSum)
+        {
+            fail($"total gold {total} differs from the ledger's sum {ledgerSum}");
+        }
+    }
+
+    private static void CheckItems(Dictionary<long, CharacterRecord> characters, Dictionary<long, ItemRecord> items, Action<string> fail)
+    {
+        var carriedBy = new Dictionary<long, long>();
+        foreach (var character in characters.Values)
+        {
+            foreach (var itemId in character.Inventory)
+            {
+                if (!carriedBy.TryAdd(itemId, character.Id))
+                {
+                    fail($"item {itemId} is carried twice (by {carriedBy[itemId]} and {character.Id})");
+                }
+                else if (!items.TryGetValue(itemId, out var item))
+                {
+                    fail($"character {character.Id} carries item {itemId}, which does not exist");
+                }
+                else if (item.OwnerId != character.Id)
+                {
+                    fail($"character {character.Id} carries item {itemId}, whose owner is {item.OwnerId}");
+                }
+            }
+        }
+
+        foreach (var item in items.Values.Where(i => !carriedBy.ContainsKey(i.Id)))
+        {
+            fail($"item {item.Id} (owner {item.OwnerId}) is in no inventory");
+        }
+    }
+
+    private static void CheckTrades(Dictionary<long, TradeRecord> trades, Dictionary<long, LedgerEntry> ledger, Action<string> fail)
+    {
+        foreach (var trade in trades.Values)
+        {
+            CheckLeg(trade, trade.BuyerLedgerId, trade.BuyerId, -trade.Gold, "paid");
+            CheckLeg(trade, trade.SellerLedgerId, trade.SellerId, trade.Gold, "received");
+        }
+
+        foreach (var entry in ledger.Values.Where(l => l.TradeId != 0 && !trades.ContainsKey(l.TradeId)))
+        {
+            fail($"ledger entry {entry.Id} belongs to trade {entry.TradeId}, which does not exist");
+        }
+
+        void CheckLeg(TradeRecord trade, long entryId, long characterId, long delta, string leg)
+        {
+            if (!ledger.TryGetValue(entryId, out var entry))
+            {
+                fail($"trade {trade.Id} lacks its {leg} ledger entry {entryId}");
+            }
+            else if (entry.TradeId != trade.Id || entry.CharacterId != characterId || entry.Delta != delta)
+            {
+                fail($"trade {trade.Id}: {leg} entry {entryId} is ({entry.CharacterId}, {entry.Delta}, trade {entry.TradeId}), expected ({characterId}, {delta}, trade {trade.Id})");
+            }
+        }
+    }
+}

@@ -1,0 +1,62 @@
+using Stellar.Store.Samples.GameServer.Running;
+
+namespace Stellar.Store.GameServer.Tests;
+
+/// <summary>Short bot runs of the whole sample in this process, over loopback TCP.</summary>
+public sealed class GameRunTests : IDisposable
+{
+    private readonly TempDirectory _dir = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    [Fact]
+    public async Task Run_With20BotsFor5Seconds_PassesVerificationAfterReopen()
+    {
+        var output = new StringWriter();
+        var result = await GameRun.RunAsync(
+            new RunOptions { Bots = 20, Duration = TimeSpan.FromSeconds(5), DataDirectory = _dir.Path },
+            TextWriter.Synchronized(output),
+            CancellationToken.None);
+
+        Assert.True(result.Succeeded, output.ToString());
+        Assert.NotNull(result.Reopened);
+        Assert.Equal(20, result.Bots.LoggedIn);
+        Assert.Equal(20, result.Bots.LoggedOut);
+        Assert.Equal(20, result.Verification.Characters);
+        Assert.Equal(20, result.Reopened.Accounts);
+
+        // Trades happened, and every one acknowledged to a bot is in the reopened store (checked by the verifier).
+        Assert.NotEmpty(result.Bots.AcknowledgedTrades);
+        Assert.Equal(result.Bots.AcknowledgedTrades.Count, result.Verification.Trades);
+        Assert.True(File.Exists(Path.Combine(_dir.Path, "MANIFEST")), "the given data directory is kept");
+    }
+
+    [Fact]
+    public async Task Run_AgainOnTheSameData_LogsTheSameCharactersBackIn()
+    {
+        var options = new RunOptions { Bots = 5, Duration = TimeSpan.FromSeconds(1), DataDirectory = _dir.Path };
+        var first = await GameRun.RunAsync(options, TextWriter.Null, CancellationToken.None);
+        var second = await GameRun.RunAsync(options, TextWriter.Null, CancellationToken.None);
+
+        Assert.True(first.Succeeded);
+        Assert.True(second.Succeeded);
+        Assert.Equal((5, 5), (first.Bots.LoggedIn, first.Bots.CharactersCreated));
+        Assert.Equal((5, 0), (second.Bots.LoggedIn, second.Bots.CharactersCreated));
+        Assert.Equal(5, second.Verification.Characters);
+    }
+
+    [Fact]
+    public async Task Run_WithoutPersistence_VerifiesInMemoryAndStoresNothing()
+    {
+        var data = Path.Combine(_dir.Path, "unused");
+        var result = await GameRun.RunAsync(
+            new RunOptions { Bots = 10, Duration = TimeSpan.FromSeconds(2), DataDirectory = data, NoPersistence = true },
+            TextWriter.Null,
+            CancellationToken.None);
+
+        Assert.True(result.Succeeded);
+        Assert.Null(result.Reopened);
+        Assert.Equal(10, result.Verification.Characters);
+        Assert.False(Directory.Exists(data));
+    }
+}
