@@ -255,7 +255,12 @@ public sealed class StellarStore : IAsyncDisposable
         }
     }
 
-    private static string TypeName<T>() => typeof(T).FullName ?? typeof(T).Name;
+    /// <summary>
+    /// The name a collection's types are recorded and checked by: namespace-qualified, type arguments included, but
+    /// no assembly names or versions (which <see cref="Type.FullName"/> puts in every generic type's name), so a
+    /// collection still opens after an assembly version bump, a type moved between assemblies, or a .NET update.
+    /// </summary>
+    private static string TypeName<T>() => typeof(T).ToString();
 
     private static InvalidOperationException TypeMismatch(string name, Type[] types) =>
         new($"Collection '{name}' is open as {types[0]} -> {types[1]}; it cannot be opened with other types.");
