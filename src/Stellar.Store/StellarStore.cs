@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using Akka.Actor;
 using Akka.Configuration;
 using Stellar.Store.Actors;
@@ -42,6 +43,7 @@ public sealed class StellarStore : IAsyncDisposable
     private readonly ActorSystem _system;
     private readonly bool _ownsSystem;
     private readonly IActorRef _guardian;
+    private readonly StrongBox<StellarStore?> _shutdownHook;
     private readonly object _gate = new();
     private Task? _disposeTask;
     private int _disposed;
@@ -61,12 +63,16 @@ public sealed class StellarStore : IAsyncDisposable
         _ownsSystem = options.ActorSystem is null;
         _system = options.ActorSystem ?? ActorSystem.Create("stellar-store", ConfigurationFactory.ParseString(StoreActorConfig));
         _guardian = _system.ActorOf(StoreGuardian.Props(), $"stellar-store-{Interlocked.Increment(ref s_storeCounter)}");
+
+        // A caller's system may outlive this store by far (Akka.Hosting) and never forgets a task, so the task
+        // reaches the store only through a box that closing empties; else every closed store would stay in memory.
+        var hook = _shutdownHook = new StrongBox<StellarStore?>(this);
         CoordinatedShutdown.Get(_system).AddTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate, "stellar-store-close", async () =>
         {
             // When the store itself is closing (and terminating its own system), there is nothing left to do here.
-            if (Volatile.Read(ref _disposed) == 0)
+            if (Volatile.Read(ref hook.Value) is { } store && Volatile.Read(ref store._disposed) == 0)
             {
-                await CloseAsync(terminateSystem: false).ConfigureAwait(false);
+                await store.CloseAsync(terminateSystem: false).ConfigureAwait(false);
             }
 
             return Akka.Done.Instance;
@@ -315,6 +321,7 @@ public sealed class StellarStore : IAsyncDisposable
         _cipher?.Dispose();
         _lock.Dispose();
         _system.Stop(_guardian);
+        Volatile.Write(ref _shutdownHook.Value, null);
         if (terminateSystem)
         {
             await _system.Terminate().ConfigureAwait(false);
