@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using Akka.Actor;
 using Akka.Configuration;
 using Stellar.Store.Actors;
@@ -43,6 +44,7 @@ public sealed class StellarStore : IAsyncDisposable
     private readonly ActorSystem _system;
     private readonly bool _ownsSystem;
     private readonly IActorRef _guardian;
+    private readonly StrongBox<StellarStore?> _shutdownHook;
     private readonly object _gate = new();
     private Task? _disposeTask;
     private int _disposed;
@@ -62,12 +64,16 @@ public sealed class StellarStore : IAsyncDisposable
         _ownsSystem = options.ActorSystem is null;
         _system = options.ActorSystem ?? ActorSystem.Create("stellar-store", ConfigurationFactory.ParseString(StoreActorConfig));
         _guardian = _system.ActorOf(StoreGuardian.Props(), $"stellar-store-{Interlocked.Increment(ref s_storeCounter)}");
+
+        // A caller's system may outlive this store by far (Akka.Hosting) and never forgets a task, so the task
+        // reaches the store only through a box that closing empties; else every closed store would stay in memory.
+        var hook = _shutdownHook = new StrongBox<StellarStore?>(this);
         CoordinatedShutdown.Get(_system).AddTask(CoordinatedShutdown.PhaseBeforeActorSystemTerminate, "stellar-store-close", async () =>
         {
             // When the store itself is closing (and terminating its own system), there is nothing left to do here.
-            if (Volatile.Read(ref _disposed) == 0)
+            if (Volatile.Read(ref hook.Value) is { } store && Volatile.Read(ref store._disposed) == 0)
             {
-                await CloseAsync(terminateSystem: false).ConfigureAwait(false);
+                await store.CloseAsync(terminateSystem: false).ConfigureAwait(false);
             }
 
             return Akka.Done.Instance;
@@ -280,7 +286,12 @@ public sealed class StellarStore : IAsyncDisposable
         }
     }
 
-    private static string TypeName<T>() => typeof(T).FullName ?? typeof(T).Name;
+    /// <summary>
+    /// The name a collection's types are recorded and checked by: namespace-qualified, type arguments included, but
+    /// no assembly names or versions (which <see cref="Type.FullName"/> puts in every generic type's name), so a
+    /// collection still opens after an assembly version bump, a type moved between assemblies, or a .NET update.
+    /// </summary>
+    private static string TypeName<T>() => typeof(T).ToString();
 
     private static InvalidOperationException TypeMismatch(string name, Type[] types) =>
         new($"Collection '{name}' is open as {types[0]} -> {types[1]}; it cannot be opened with other types.");
@@ -372,6 +383,7 @@ public sealed class StellarStore : IAsyncDisposable
         _cipher?.Dispose();
         _lock.Dispose();
         _system.Stop(_guardian);
+        Volatile.Write(ref _shutdownHook.Value, null);
         if (terminateSystem)
         {
             await _system.Terminate().ConfigureAwait(false);

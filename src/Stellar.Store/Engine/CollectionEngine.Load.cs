@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.ExceptionServices;
 using MessagePack;
 using Stellar.Store.Codecs;
 using Stellar.Store.Format;
@@ -18,10 +19,18 @@ internal sealed partial class CollectionEngine<TKey, TValue>
     {
         var blocks = _chain.Blocks;
         var decoded = new DecodedRecord[blocks.Count][];
-        Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, i =>
+        try
         {
-            decoded[i] = DecodeBlock(blocks[i]);
-        });
+            Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, i =>
+            {
+                decoded[i] = DecodeBlock(blocks[i]);
+            });
+        }
+        catch (AggregateException e) when (e.InnerExceptions.FirstOrDefault(x => x is CorruptBlockException) is { } corrupt)
+        {
+            // The caller is promised the block's file and offset, not Parallel's wrapper.
+            ExceptionDispatchInfo.Throw(corrupt);
+        }
 
         var latest = new Dictionary<TKey, DecodedRecord>();
         long stored = 0, live = 0;

@@ -16,8 +16,8 @@ internal sealed partial class ShardChain
     /// Verifies every block of every shard (header, checksum, ids, sequence order) and cuts a torn tail of the
     /// active shard. A bad block anywhere else throws <see cref="CorruptBlockException"/>; a shard the manifest
     /// lists but the directory lacks throws <see cref="CorruptStoreException"/>. When <paramref name="sealActive"/>
-    /// is set, or a tail was cut, the next write starts a new shard, so a (shard, sequence) pair is never written
-    /// twice even where the cut bytes reached the disk.
+    /// is set (even if the active shard is empty), or a tail was cut, the next write starts a new shard, so a
+    /// (shard, sequence) pair is never written twice even where lost or cut bytes reached the disk.
     /// </summary>
     public void Scan(bool sealActive)
     {
@@ -47,7 +47,10 @@ internal sealed partial class ShardChain
         }
 
         NextSequence = lastSequence + 1;
-        if (sealActive && ActiveShardId != 0 && File(ActiveShardId).Length > 0)
+
+        // Even an empty active shard: a power loss can empty a shard whose blocks (and their nonces) reached the
+        // device before its length did, and the sequences they used would be handed out again from here.
+        if (sealActive && ActiveShardId != 0)
         {
             _mustRoll = true;
         }

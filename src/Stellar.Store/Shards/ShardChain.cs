@@ -166,6 +166,14 @@ internal sealed partial class ShardChain : IDisposable
     {
         DrainBuffer();
 
+        // Recovery may cut only the active shard's tail, so the shard being sealed must be whole on the device
+        // before its successor is named; else a power loss could tear it and the store would refuse to open.
+        if (ActiveShardId != 0)
+        {
+            File(ActiveShardId).FlushToDisk();
+            _touched.Remove(ActiveShardId);
+        }
+
         // The file exists (empty) before the manifest names it, and the manifest names it before any block goes
         // in, so a crash at any point leaves either an unlisted empty file or a listed shard.
         var shardId = _entry.NextShardId;

@@ -100,10 +100,11 @@ internal sealed class VersionedMap<TKey, TValue>
         {
             var state = Volatile.Read(ref _published);
             _pins.AddOrUpdate(state.Version, 1, static (_, n) => n + 1);
+            Interlocked.MemoryBarrier();
 
-            // The writer may have moved the horizon past this version before it saw the pin; then the pin
-            // protects nothing and we take the newer version instead.
-            if (Volatile.Read(ref _horizon) <= state.Version)
+            // Publish reads the pins only after it has published a newer version, so the pin is sure to be seen
+            // only if nothing newer is published yet: else it may have been missed, and the horizon moved past it.
+            if (ReferenceEquals(Volatile.Read(ref _published), state) && Volatile.Read(ref _horizon) <= state.Version)
             {
                 return state;
             }
@@ -165,7 +166,8 @@ internal sealed class VersionedMap<TKey, TValue>
     /// </summary>
     public void Publish(long version, long count)
     {
-        Volatile.Write(ref _published, new PublishedState(version, count));
+        // A full fence: the pins below must be read after the new version is visible (see Pin).
+        Interlocked.Exchange(ref _published, new PublishedState(version, count));
         var horizon = version;
         foreach (var (pinned, _) in _pins)
         {
