@@ -1,3 +1,5 @@
 using BenchmarkDotNet.Running;
+using Stellar.Store.Benchmarks.Infrastructure;
 
-BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+SideMetrics.Clear();
+BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, BenchConfig.Create());
