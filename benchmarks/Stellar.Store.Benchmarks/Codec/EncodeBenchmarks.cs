@@ -45,7 +45,7 @@ public class EncodeBenchmarks : IDisposable
     public void GlobalSetup()
     {
         const int FieldBytes = 40;
-        _records = Enumerable.Range(1, Records).Select(i => Data.Large(i, Math.Max(8, RecordBytes - FieldBytes))).ToArray();
+        _records = Enumerable.Range(1, Scale.Ops(Records)).Select(i => Data.Large(i, Math.Max(8, RecordBytes - FieldBytes))).ToArray();
         var lengths = _records.Select(r =>
         {
             var write = SingleWrite<int, LargeRecord>.Create(WriteKind.Upsert, r.Id, r, Collection<int, LargeRecord>.MaxKeyBytes, int.MaxValue);

@@ -35,7 +35,7 @@ public static class BenchConfig
             .AddValidator(DefaultConfig.Instance.GetValidators().ToArray())
             .AddLogicalGroupRules(BenchmarkLogicalGroupRule.ByCategory, BenchmarkLogicalGroupRule.ByParams)
             .WithOrderer(new BenchmarkDotNet.Order.DefaultOrderer(BenchmarkDotNet.Order.SummaryOrderPolicy.Declared))
-            .WithArtifactsPath(Scale.Dry ? Path.Combine(Path.GetTempPath(), "stellar-bench", "dry-artifacts") : Paths.Artifacts);
+            .WithArtifactsPath(Scale.Dry ? Paths.DryArtifacts : Paths.Artifacts);
         return Scale.Dry ? config.WithOptions(ConfigOptions.DisableOptimizationsValidator) : config;
     }
 }

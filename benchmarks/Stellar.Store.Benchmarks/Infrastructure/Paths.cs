@@ -32,6 +32,9 @@ public static class Paths
     /// <summary>BenchmarkDotNet's artifacts (logs, raw reports): not committed.</summary>
     public static string Artifacts => Path.Combine(BenchmarksFolder, "BenchmarkDotNet.Artifacts");
 
+    /// <summary>A dry run's artifacts: in the temp directory, so rot checks never touch the committed results.</summary>
+    public static string DryArtifacts => Path.Combine(Path.GetTempPath(), "stellar-bench", "dry-artifacts");
+
     /// <summary>The committed results: exported reports, the ratio table and the chart.</summary>
     public static string Results => Path.Combine(BenchmarksFolder, "results");
 

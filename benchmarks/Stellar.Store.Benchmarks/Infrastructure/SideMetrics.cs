@@ -27,7 +27,7 @@ public static class SideMetrics
     public static void Record(object benchmark, string method, string metric, double value)
     {
         Directory.CreateDirectory(Paths.MetricsRoot);
-        var file = Path.Combine(Paths.MetricsRoot, FileName(benchmark.GetType().Name, method, ParametersOf(benchmark), metric));
+        var file = Path.Combine(Paths.MetricsRoot, FileName(DeclaredType(benchmark).Name, method, ParametersOf(benchmark), metric));
         File.WriteAllText(file, value.ToString("R", CultureInfo.InvariantCulture));
     }
 
@@ -54,6 +54,20 @@ public static class SideMetrics
         {
             Directory.Delete(Paths.MetricsRoot, recursive: true);
         }
+    }
+
+    /// <summary>
+    /// The benchmark class itself: BenchmarkDotNet runs a generated subclass (<c>Runnable_N</c>) from another assembly.
+    /// </summary>
+    private static Type DeclaredType(object benchmark)
+    {
+        var type = benchmark.GetType();
+        while (type.Assembly != typeof(SideMetrics).Assembly && type.BaseType is not null)
+        {
+            type = type.BaseType;
+        }
+
+        return type;
     }
 
     private static IEnumerable<(string Name, object? Value)> ParametersOf(object benchmark)
