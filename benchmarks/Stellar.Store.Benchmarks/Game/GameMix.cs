@@ -65,6 +65,12 @@ internal static class GameMix
                     var tickStart = clock.Elapsed;
                     foreach (var player in mine)
                     {
+                        // A store slower than the tick must not stretch the run: stop at the deadline, mid-tick.
+                        if (clock.Elapsed >= duration)
+                        {
+                            break;
+                        }
+
                         var update = new SmallRecord { Id = player.Id, Name = player.Name, Score = random.Next(0, 1_000_000), LastSeen = DateTime.UtcNow };
                         var start = Stopwatch.GetTimestamp();
                         await store.UpsertAsync(update).ConfigureAwait(false);
