@@ -47,7 +47,9 @@ public static class Columns
         public string Legend => legend;
 
         public string GetValue(Summary summary, BenchmarkCase benchmarkCase) =>
-            value(summary, benchmarkCase)?.ToString(format, CultureInfo.InvariantCulture).Replace(",", "", StringComparison.Ordinal) ?? "-";
+            value(summary, benchmarkCase) is { } v
+                ? v.ToString(Math.Abs(v) < 10 ? "N2" : format, CultureInfo.InvariantCulture).Replace(",", "", StringComparison.Ordinal)
+                : "-";
 
         public string GetValue(Summary summary, BenchmarkCase benchmarkCase, SummaryStyle style) => GetValue(summary, benchmarkCase);
 

@@ -71,7 +71,9 @@ internal sealed class Goals(IReadOnlyList<ResultRow> rows)
         : ns >= 1e3 ? $"{ns / 1e3:N1} µs"
         : $"{ns:N0} ns";
 
-    public static string Rate(ResultRow? row) => row?.OpsPerSecond is { } ops ? ops.ToString("N0", CultureInfo.InvariantCulture) : "n/a";
+    public static string Rate(ResultRow? row) => row?.OpsPerSecond is { } ops
+        ? ops.ToString(ops < 10 ? "N2" : "N0", CultureInfo.InvariantCulture)
+        : "n/a";
 
     public static string Kib(ResultRow? row) => row?.DiskKiB is { } kib ? kib.ToString("N0", CultureInfo.InvariantCulture) : "n/a";
 

@@ -78,8 +78,11 @@ internal static class ReportCommand
         }
 
         var lines = File.ReadAllLines(markdown);
+        // The machine and runtime only: the job lines below them belong to one workload (README says which jobs run).
         return string.Join("\n", lines.SkipWhile(l => !l.StartsWith("```", StringComparison.Ordinal)).Skip(1)
-            .TakeWhile(l => !l.StartsWith("```", StringComparison.Ordinal)).Where(l => !l.TrimStart().StartsWith("Job-", StringComparison.Ordinal) && !l.Contains("Toolchain=", StringComparison.Ordinal)));
+            .TakeWhile(l => !l.StartsWith("```", StringComparison.Ordinal) && !l.StartsWith("Job=", StringComparison.Ordinal)
+                && !l.StartsWith("Categories=", StringComparison.Ordinal))
+            .Where(l => l.Length > 0));
     }
 
     private static string RatiosMarkdown(List<GoalRow> goals)
