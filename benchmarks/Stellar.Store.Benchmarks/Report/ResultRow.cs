@@ -9,8 +9,8 @@ internal sealed record ResultRow(string Workload, string Method, IReadOnlyDictio
     /// <summary>The parameters as <c>Name=Value</c> pairs.</summary>
     public string ParameterText => string.Join(", ", Parameters.Select(p => $"{p.Key}={p.Value}"));
 
-    /// <summary>Whether the row is one of ours.</summary>
-    public bool IsStellar => Method.StartsWith("Stellar", StringComparison.Ordinal);
+    /// <summary>Whether the row is one of ours (every encode row is).</summary>
+    public bool IsStellar => Method.StartsWith("Stellar", StringComparison.Ordinal) || Workload == "Encode";
 
     /// <summary>Whether every given parameter has the given value.</summary>
     public bool Has(params (string Name, object Value)[] parameters) =>
@@ -39,8 +39,12 @@ internal sealed record ResultRow(string Workload, string Method, IReadOnlyDictio
                 parameters[header[i]] = cells[i];
             }
 
-            yield return new ResultRow(workload, Cell("Method"), parameters, Cell("Categories"), Number(Cell("Mean [ns]")),
-                Number(Cell("Ops/s")), Number(Cell("MB/s")), Number(Cell("Disk KiB")), Number(Cell("Allocated [B]")));
+            var meanNs = Number(Cell("Mean [ns]"));
+
+            // Rows slower than one per second may have been written with Ops/s rounded to 0.
+            var ops = Number(Cell("Ops/s")) is { } o and > 0 ? o : meanNs is { } ns and > 0 ? 1e9 / ns : (double?)null;
+            yield return new ResultRow(workload, Cell("Method"), parameters, Cell("Categories"), meanNs,
+                ops, Number(Cell("MB/s")), Number(Cell("Disk KiB")), Number(Cell("Allocated [B]")));
         }
     }
 

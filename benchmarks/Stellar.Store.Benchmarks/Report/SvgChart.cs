@@ -20,7 +20,9 @@ internal static class SvgChart
         var panels = rows.Where(r => r.OpsPerSecond is > 0)
             .GroupBy(r => $"{r.Workload} {r.ParameterText}".Trim())
             .ToList();
-        var max = Math.Log10(rows.Max(r => r.OpsPerSecond ?? 1) * 2);
+        // The scale starts at 0.1/s so that rows slower than one per second (opening a large store) still show.
+        const double Floor = 0.1;
+        var max = Math.Log10(rows.Max(r => r.OpsPerSecond ?? 1) * 2 / Floor);
         var height = 40 + panels.Sum(p => PanelGap + (p.Count() * RowHeight));
         var svg = new StringBuilder();
         svg.AppendLine(CultureInfo.InvariantCulture, $"""<svg xmlns="http://www.w3.org/2000/svg" width="{Width}" height="{height}" font-family="sans-serif" font-size="11">""");
@@ -34,14 +36,14 @@ internal static class SvgChart
             foreach (var row in panel)
             {
                 var ops = row.OpsPerSecond!.Value;
-                var barWidth = Math.Max(1, (Math.Log10(Math.Max(ops, 1)) / max) * (Width - LabelWidth - 90));
+                var barWidth = Math.Max(1, (Math.Log10(Math.Max(ops, Floor) / Floor) / max) * (Width - LabelWidth - 90));
                 var color = row.IsStellar ? "#f28e2b"
                     : row.Method.StartsWith("FileStream", StringComparison.Ordinal) || row.Method.StartsWith("ConcurrentDictionary", StringComparison.Ordinal) ? "#9d9d9d"
                     : "#4e79a7";
                 var label = $"{row.Method} [{row.Categories}]";
                 svg.AppendLine(CultureInfo.InvariantCulture, $"""<text x="{LabelWidth - 6}" y="{y + 12}" text-anchor="end">{WebUtility.HtmlEncode(label)}</text>""");
                 svg.AppendLine(CultureInfo.InvariantCulture, $"""<rect x="{LabelWidth}" y="{y + 2}" width="{barWidth:F1}" height="{RowHeight - 4}" fill="{color}"/>""");
-                svg.AppendLine(CultureInfo.InvariantCulture, $"""<text x="{LabelWidth + barWidth + 4:F1}" y="{y + 12}">{ops.ToString("N0", CultureInfo.InvariantCulture)}</text>""");
+                svg.AppendLine(CultureInfo.InvariantCulture, $"""<text x="{LabelWidth + barWidth + 4:F1}" y="{y + 12}">{ops.ToString(ops < 10 ? "N2" : "N0", CultureInfo.InvariantCulture)}</text>""");
                 y += RowHeight;
             }
         }
