@@ -50,8 +50,8 @@ internal static class ReportCommand
         }
 
         summary.AppendLine("### Every row").AppendLine().Append(AllRows(rows)).AppendLine();
+        File.WriteAllText(Path.Combine(results, "summary.md"), summary + "![operations per second](chart.svg)\n");
         summary.AppendLine("![operations per second](results/chart.svg)");
-        File.WriteAllText(Path.Combine(results, "summary.md"), summary.ToString());
         if (readme is not null && File.Exists(readme))
         {
             var text = File.ReadAllText(readme);
