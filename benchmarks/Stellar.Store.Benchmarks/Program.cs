@@ -1,3 +1,33 @@
 using BenchmarkDotNet.Running;
+using Stellar.Store.Benchmarks.Game;
+using Stellar.Store.Benchmarks.Infrastructure;
+using Stellar.Store.Benchmarks.Report;
 
-BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args);
+// Verbs:
+//   all [BenchmarkDotNet args]  every benchmark, then the game mix, then the report
+//   game [seconds]              only the game mix (workload 8), 10 s per store by default
+//   report                      only the report, from the last run's CSV files
+//   anything else               BenchmarkDotNet's own command line (--filter, --anyCategories, --list flat, ...)
+var verb = args.FirstOrDefault();
+var rest = args.Skip(1).ToArray();
+var readme = Path.Combine(Paths.BenchmarksFolder, "README.md");
+switch (verb)
+{
+    case "report":
+        return ReportCommand.Run(Paths.Artifacts, Paths.Results, readme);
+    case "game":
+        GameMix.Run(Paths.Results, GameDuration(rest));
+        return 0;
+    case "all":
+        SideMetrics.Clear();
+        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(["--filter", "*", .. rest], BenchConfig.Create());
+        GameMix.Run(Paths.Results, GameDuration([]));
+        return ReportCommand.Run(Paths.Artifacts, Paths.Results, readme);
+    default:
+        SideMetrics.Clear();
+        BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(args, BenchConfig.Create());
+        return 0;
+}
+
+static TimeSpan GameDuration(string[] args) =>
+    TimeSpan.FromSeconds(args.Length > 0 && int.TryParse(args[0], out var seconds) ? seconds : Scale.Dry ? 1 : 10);

@@ -1,0 +1,178 @@
+using System.Globalization;
+using System.Text;
+using Stellar.Store.Benchmarks.Infrastructure;
+
+namespace Stellar.Store.Benchmarks.Report;
+
+/// <summary>
+/// The <c>report</c> verb: reads BenchmarkDotNet's CSV reports, copies them and their markdown into
+/// <c>benchmarks/results/bdn</c>, writes the goal ratio table (<c>ratios.md</c>, <c>ratios.csv</c>), the issue 3/4/5
+/// figures, the chart (<c>chart.svg</c>) and <c>summary.md</c>, and puts the summary into <c>benchmarks/README.md</c>
+/// between its results markers.
+/// </summary>
+internal static class ReportCommand
+{
+    public const string BeginMarker = "<!-- results:begin (written by the report verb) -->";
+    public const string EndMarker = "<!-- results:end -->";
+
+    public static int Run(string artifacts, string results, string? readme)
+    {
+        var reports = Path.Combine(artifacts, "results");
+        if (!Directory.Exists(reports) || Directory.GetFiles(reports, "*-report.csv").Length == 0)
+        {
+            Console.Error.WriteLine($"No BenchmarkDotNet CSV reports in {reports}: run the benchmarks first.");
+            return 1;
+        }
+
+        var bdn = Path.Combine(results, "bdn");
+        Directory.CreateDirectory(bdn);
+        foreach (var file in Directory.GetFiles(reports).Where(f => f.EndsWith("-report.csv", StringComparison.Ordinal) || f.EndsWith("-report-github.md", StringComparison.Ordinal)))
+        {
+            File.Copy(file, Path.Combine(bdn, Path.GetFileName(file).Replace("Stellar.Store.Benchmarks.", "", StringComparison.Ordinal)), overwrite: true);
+        }
+
+        var rows = Directory.GetFiles(reports, "*-report.csv").Order(StringComparer.Ordinal).SelectMany(ResultRow.Load).ToList();
+        var goals = new Goals(rows);
+        var goalRows = goals.Evaluate();
+        File.WriteAllText(Path.Combine(results, "ratios.csv"), RatiosCsv(goalRows));
+        File.WriteAllText(Path.Combine(results, "ratios.md"), RatiosMarkdown(goalRows));
+        File.WriteAllText(Path.Combine(results, "chart.svg"), SvgChart.Render(rows));
+
+        var summary = new StringBuilder();
+        summary.AppendLine("### Environment").AppendLine().AppendLine("```").AppendLine(Environment(reports)).AppendLine("```").AppendLine();
+        summary.AppendLine("### Goals (issues 3, 4, 7)").AppendLine().Append(RatiosMarkdown(goalRows)).AppendLine();
+        summary.AppendLine("### Encode path (issue 4)").AppendLine().Append(EncodeTable(rows)).AppendLine();
+        summary.AppendLine("### First figures for issues 3 and 5").AppendLine().Append(IssueFigures(goals, rows)).AppendLine();
+        var game = Path.Combine(results, "game-mix.md");
+        if (File.Exists(game))
+        {
+            summary.AppendLine("### Game-shaped mix (workload 8)").AppendLine().AppendLine(File.ReadAllText(game).TrimEnd()).AppendLine();
+        }
+
+        summary.AppendLine("### Every row").AppendLine().Append(AllRows(rows)).AppendLine();
+        File.WriteAllText(Path.Combine(results, "summary.md"), summary + "![operations per second](chart.svg)\n");
+        summary.AppendLine("![operations per second](results/chart.svg)");
+        if (readme is not null && File.Exists(readme))
+        {
+            var text = File.ReadAllText(readme);
+            var begin = text.IndexOf(BeginMarker, StringComparison.Ordinal);
+            var end = text.IndexOf(EndMarker, StringComparison.Ordinal);
+            if (begin >= 0 && end > begin)
+            {
+                text = text[..(begin + BeginMarker.Length)] + "\n\n" + summary + "\n" + text[end..];
+                File.WriteAllText(readme, text);
+            }
+        }
+
+        Console.WriteLine(RatiosMarkdown(goalRows));
+        Console.WriteLine($"Wrote {results}: ratios.md, ratios.csv, chart.svg, summary.md, bdn/");
+        return 0;
+    }
+
+    private static string Environment(string reports)
+    {
+        var markdown = Directory.GetFiles(reports, "*-report-github.md").Order(StringComparer.Ordinal).FirstOrDefault();
+        if (markdown is null)
+        {
+            return "(no report)";
+        }
+
+        var lines = File.ReadAllLines(markdown);
+        // The machine and runtime only: the job lines below them belong to one workload (README says which jobs run).
+        return string.Join("\n", lines.SkipWhile(l => !l.StartsWith("```", StringComparison.Ordinal)).Skip(1)
+            .TakeWhile(l => !l.StartsWith("```", StringComparison.Ordinal) && !l.StartsWith("Job=", StringComparison.Ordinal)
+                && !l.StartsWith("Categories=", StringComparison.Ordinal))
+            .Where(l => l.Length > 0));
+    }
+
+    private static string RatiosMarkdown(List<GoalRow> goals)
+    {
+        var md = new StringBuilder("| Issue | Goal | Measured as | Ratio | Target | Status |\n|---|---|---|---:|---|---|\n");
+        foreach (var g in goals)
+        {
+            md.AppendLine(CultureInfo.InvariantCulture, $"| {g.Issue} | {g.Goal} | {g.Measured} | {(g.Ratio is { } r ? r.ToString("N2", CultureInfo.InvariantCulture) + "×" : "–")} | {g.Target} | {g.Status} |");
+        }
+
+        return md.ToString();
+    }
+
+    private static string RatiosCsv(List<GoalRow> goals)
+    {
+        var csv = new StringBuilder("Issue,Goal,Measured,Ratio,Target,Status\n");
+        foreach (var g in goals)
+        {
+            csv.AppendLine(string.Join(",", new[] { g.Issue, g.Goal, g.Measured, g.Ratio?.ToString("R", CultureInfo.InvariantCulture) ?? "", g.Target, g.Status }
+                .Select(v => $"\"{v.Replace("\"", "\"\"", StringComparison.Ordinal)}\"")));
+        }
+
+        return csv.ToString();
+    }
+
+    private static string EncodeTable(List<ResultRow> rows)
+    {
+        var encode = rows.Where(r => r.Workload == "Encode").ToList();
+        var md = new StringBuilder("| Record | Cores | Plain MB/s (rec/s) | LZ4 MB/s (rec/s) | AES-GCM MB/s (rec/s) | LZ4+AES-GCM MB/s (rec/s) | LZ4+AES / plain |\n|---|---:|---:|---:|---:|---:|---:|\n");
+        foreach (var group in encode.GroupBy(r => (Bytes: r.Parameters.GetValueOrDefault("RecordBytes", ""), Cores: r.Parameters.GetValueOrDefault("Cores", ""))))
+        {
+            string Cell(string method) => group.FirstOrDefault(r => r.Method == method) is { } row
+                ? $"{row.MBPerSecond?.ToString("N0", CultureInfo.InvariantCulture) ?? "n/a"} ({Goals.Rate(row)})"
+                : "n/a";
+            var plain = group.FirstOrDefault(r => r.Method == "Plain")?.MeanNs;
+            var both = group.FirstOrDefault(r => r.Method == "Lz4_AesGcm")?.MeanNs;
+            var ratio = plain is { } p && both is { } b && b > 0 ? (p / b).ToString("N2", CultureInfo.InvariantCulture) + "×" : "n/a";
+            md.AppendLine(CultureInfo.InvariantCulture, $"| ~{group.Key.Bytes} B | {group.Key.Cores} | {Cell("Plain")} | {Cell("Lz4")} | {Cell("AesGcm")} | {Cell("Lz4_AesGcm")} | {ratio} |");
+        }
+
+        return md.ToString();
+    }
+
+    private static string IssueFigures(Goals goals, List<ResultRow> rows)
+    {
+        var md = new StringBuilder("| Issue | Figure | Value |\n|---|---|---:|\n");
+        void Add(string issue, string figure, string value) => md.AppendLine(CultureInfo.InvariantCulture, $"| {issue} | {figure} | {value} |");
+        Add("3, 5", "point read (`Get`) on 100,000 records", Goals.Time(goals.Find("PointRead", "Stellar_Get")));
+        foreach (var bytes in rows.Where(r => r.Workload == "BlockAppend").Select(r => r.Parameters.GetValueOrDefault("BlockBytes", "")).Distinct())
+        {
+            foreach (var mode in new[] { "Buffered", "WriteThrough", "Fsync" })
+            {
+                Add("3", $"blocks/s appended, {bytes} B blocks, {mode}", Goals.Rate(goals.Find("BlockAppend", $"Stellar_{mode}", ("BlockBytes", bytes))));
+            }
+        }
+
+        Add("3", "open a store of 1,000,000 small records (to first read)", Goals.Time(goals.Find("Open", "Stellar_Plain")));
+        Add("3", "the same with LZ4 + AES-GCM", Goals.Time(goals.Find("Open", "Stellar_Lz4_AesGcm")));
+        foreach (var mode in new[] { "Buffered", "WriteThrough", "Fsync" })
+        {
+            var row = goals.Find("SingleInsert", $"Stellar_{mode}");
+            Add("5", $"single awaited insert, {mode}: latency (1 writer, inserts/s)", $"{Goals.Time(row)} ({Goals.Rate(row)}/s)");
+        }
+
+        foreach (var callers in new[] { 8, 64 })
+        {
+            foreach (var mode in new[] { "WriteThrough", "Fsync" })
+            {
+                Add("5", $"{callers} concurrent writers, {mode}: inserts/s", Goals.Rate(goals.Find("ConcurrentWrite", $"Stellar_{mode}", ("Callers", callers), ("Op", "Insert"))));
+            }
+        }
+
+        foreach (var records in rows.Where(r => r.Workload == "BulkImport").Select(r => r.Parameters.GetValueOrDefault("Records", "")).Distinct())
+        {
+            Add("5", $"bulk import of {records} records: records/s", Goals.Rate(goals.Find("BulkImport", "Stellar_WriteThrough_BulkImport", ("Records", records))));
+        }
+
+        return md.ToString();
+    }
+
+    private static string AllRows(List<ResultRow> rows)
+    {
+        var md = new StringBuilder("| Workload | Method | Pairing | Parameters | Mean | Ops/s | MB/s | Disk KiB | Allocated B/op |\n|---|---|---|---|---:|---:|---:|---:|---:|\n");
+        foreach (var r in rows)
+        {
+            var pairing = string.Join(",", r.Categories.Split(',').Where(c => c is Pairing.OsWrite or Pairing.Fsync or Pairing.Read));
+            md.AppendLine(CultureInfo.InvariantCulture,
+                $"| {r.Workload} | {r.Method} | {pairing} | {r.ParameterText} | {Goals.Time(r)} | {Goals.Rate(r)} | {r.MBPerSecond?.ToString("N1", CultureInfo.InvariantCulture) ?? "–"} | {Goals.Kib(r)} | {r.AllocatedBytes?.ToString("N0", CultureInfo.InvariantCulture) ?? "–"} |");
+        }
+
+        return md.ToString();
+    }
+}
