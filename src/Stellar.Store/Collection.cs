@@ -167,8 +167,13 @@ public sealed class Collection<TKey, TValue>
     public async Task BulkImportAsync(IAsyncEnumerable<TValue> source, IProgress<BulkImportProgress>? progress = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(source);
+
+        // Chunks are serialized on several cores at once (encoding), then queued to the writer strictly in source
+        // order (inFlight), so the last value of a key wins and what is stored after a failure is a prefix.
+        var parallelism = _store.Options.MaxDegreeOfParallelism;
+        var encoding = new Queue<Task<List<SingleWrite<TKey, TValue>>>>();
         var inFlight = new Queue<(Task Task, int Records, long Bytes)>();
-        var maxInFlight = Math.Max(2, _store.Options.MaxDegreeOfParallelism * 2);
+        var maxInFlight = Math.Max(2, parallelism * 2);
         long records = 0, bytes = 0;
 
         async Task DrainOneAsync()
@@ -180,37 +185,63 @@ public sealed class Collection<TKey, TValue>
             progress?.Report(new BulkImportProgress(records, bytes));
         }
 
-        var chunk = new List<SingleWrite<TKey, TValue>>(ImportChunkRecords);
+        async Task SubmitOldestAsync()
+        {
+            var writes = await encoding.Dequeue().ConfigureAwait(false);
+            cancellationToken.ThrowIfCancellationRequested();
+            var batch = new BatchWrite<TKey, TValue>(writes, atomic: false);
+            inFlight.Enqueue((SubmitAsync(batch, cancellationToken), writes.Count, batch.Bytes));
+            while (inFlight.Count >= maxInFlight)
+            {
+                await DrainOneAsync().ConfigureAwait(false);
+            }
+        }
+
+        var chunk = new List<TValue>(ImportChunkRecords);
         try
         {
             await foreach (var value in source.WithCancellation(cancellationToken).ConfigureAwait(false))
             {
                 ArgumentNullException.ThrowIfNull(value, nameof(source));
-                chunk.Add(Encode(WriteKind.Upsert, _keySelector(value), value));
+                chunk.Add(value);
                 if (chunk.Count == ImportChunkRecords)
                 {
-                    cancellationToken.ThrowIfCancellationRequested();
-                    var batch = new BatchWrite<TKey, TValue>(chunk, atomic: false);
-                    inFlight.Enqueue((SubmitAsync(batch, cancellationToken), chunk.Count, batch.Bytes));
-                    chunk = new List<SingleWrite<TKey, TValue>>(ImportChunkRecords);
-                    while (inFlight.Count >= maxInFlight)
+                    var values = chunk;
+                    encoding.Enqueue(Task.Run(() => EncodeChunk(values), CancellationToken.None));
+                    chunk = new List<TValue>(ImportChunkRecords);
+                    if (encoding.Count >= parallelism)
                     {
-                        await DrainOneAsync().ConfigureAwait(false);
+                        await SubmitOldestAsync().ConfigureAwait(false);
                     }
                 }
             }
 
             if (chunk.Count > 0)
             {
-                cancellationToken.ThrowIfCancellationRequested();
-                var batch = new BatchWrite<TKey, TValue>(chunk, atomic: false);
-                inFlight.Enqueue((SubmitAsync(batch, cancellationToken), chunk.Count, batch.Bytes));
-                chunk = new List<SingleWrite<TKey, TValue>>();
+                var values = chunk;
+                encoding.Enqueue(Task.Run(() => EncodeChunk(values), CancellationToken.None));
+            }
+
+            while (encoding.Count > 0)
+            {
+                await SubmitOldestAsync().ConfigureAwait(false);
             }
         }
         finally
         {
-            chunk.ForEach(w => w.Release());
+            // Chunks encoded but never queued give their buffers back.
+            while (encoding.Count > 0)
+            {
+                try
+                {
+                    (await encoding.Dequeue().ConfigureAwait(false)).ForEach(w => w.Release());
+                }
+                catch (Exception)
+                {
+                    // Only reached when the import already failed (a bad record, a cancellation, a faulted store):
+                    // that first failure is the one the caller sees, not a later chunk's bad record.
+                }
+            }
 
             // Whatever was queued runs to its outcome; wait for it so no import write outlives the call.
             while (inFlight.Count > 0)
@@ -247,6 +278,26 @@ public sealed class Collection<TKey, TValue>
     {
         _store.ThrowIfDisposed();
         return _compactor.CompactAsync(cancellationToken);
+    }
+
+    /// <summary>Serializes one import chunk (on a pool thread); on a bad record, releases what it encoded and throws.</summary>
+    private List<SingleWrite<TKey, TValue>> EncodeChunk(List<TValue> values)
+    {
+        var writes = new List<SingleWrite<TKey, TValue>>(values.Count);
+        try
+        {
+            foreach (var value in values)
+            {
+                writes.Add(Encode(WriteKind.Upsert, _keySelector(value), value));
+            }
+
+            return writes;
+        }
+        catch
+        {
+            writes.ForEach(w => w.Release());
+            throw;
+        }
     }
 
     internal TKey KeyOf(TValue value)
