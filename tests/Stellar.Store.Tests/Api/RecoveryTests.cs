@@ -41,15 +41,19 @@ public sealed class RecoveryTests : IDisposable
                 f.SetLength(cut);
             }
 
-            await using var store = await StellarStore.OpenAsync(path);
-            Assert.Equal(cut - lastOffset, store.Recovery.TruncatedBytes);
-            var players = store.GetCollection<int, Player>("players", p => p.Id);
-            Assert.Equal(4L, players.Count);
-            Assert.Null(players.Get(4));
-            Assert.Equal("p3", players.Get(3)!.Name);
+            await using (var store = await StellarStore.OpenAsync(path))
+            {
+                Assert.Equal(cut - lastOffset, store.Recovery.TruncatedBytes);
+                var players = store.GetCollection<int, Player>("players", p => p.Id);
+                Assert.Equal(4L, players.Count);
+                Assert.Null(players.Get(4));
+                Assert.Equal("p3", players.Get(3)!.Name);
 
-            // The store keeps working after the cut, and what it writes survives the next open.
-            await players.InsertAsync(new Player(4, "again", 4, 40));
+                // The store keeps working after the cut.
+                await players.InsertAsync(new Player(4, "again", 4, 40));
+            }
+
+            // Only once the store is closed (it fsyncs the directory on close) may the copy go.
             Directory.Delete(path, recursive: true);
         }
     }
