@@ -146,7 +146,11 @@ public sealed class StellarStore : IAsyncDisposable
                     KeyType = TypeName<TKey>(),
                     ValueType = TypeName<TValue>(),
                 };
-                _manifest.Collections.Add(entry);
+                lock (_manifest)
+                {
+                    _manifest.Collections.Add(entry);
+                }
+
                 SaveManifest();
                 _chains[name] = new ShardChain(_storage, entry, SaveManifest, Options.MaxShardBytes, Options.Durability);
             }
@@ -220,7 +224,7 @@ public sealed class StellarStore : IAsyncDisposable
             if (manifest.Compression != (byte)options.Compression || !storage.Exists(Manifest.FileName))
             {
                 manifest.Compression = (byte)options.Compression;
-                storage.ReplaceAtomically(Manifest.FileName, manifest.Serialize());
+                SaveManifest(storage, manifest);
             }
 
             var codec = new BlockCodec(options.Compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
@@ -229,7 +233,7 @@ public sealed class StellarStore : IAsyncDisposable
             var known = new HashSet<string>(StringComparer.Ordinal) { Manifest.FileName, "LOCK" };
             foreach (var entry in manifest.Collections)
             {
-                var chain = new ShardChain(storage, entry, () => storage.ReplaceAtomically(Manifest.FileName, manifest.Serialize()), options.MaxShardBytes, options.Durability);
+                var chain = new ShardChain(storage, entry, () => SaveManifest(storage, manifest), options.MaxShardBytes, options.Durability);
                 chains[entry.Name] = chain;
                 chain.Scan(sealActive: cipher is not null);
                 blocks += chain.Blocks.Count;
@@ -260,7 +264,20 @@ public sealed class StellarStore : IAsyncDisposable
     private static InvalidOperationException TypeMismatch(string name, Type[] types) =>
         new($"Collection '{name}' is open as {types[0]} -> {types[1]}; it cannot be opened with other types.");
 
-    private void SaveManifest() => _storage.ReplaceAtomically(Manifest.FileName, _manifest.Serialize());
+    private void SaveManifest() => SaveManifest(_storage, _manifest);
+
+    /// <summary>
+    /// Replaces the manifest under its own lock. Collections roll shards on their own threads: unserialized, two
+    /// replaces race on the temporary file, and the last one may leave out the other's new shard, whose
+    /// acknowledged writes the next open would then not see.
+    /// </summary>
+    private static void SaveManifest(IStorage storage, Manifest manifest)
+    {
+        lock (manifest)
+        {
+            storage.ReplaceAtomically(Manifest.FileName, manifest.Serialize());
+        }
+    }
 
     private List<WriterHandle> Writers()
     {

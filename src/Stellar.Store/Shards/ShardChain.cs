@@ -165,7 +165,8 @@ internal sealed partial class ShardChain : IDisposable
         var name = ManifestCollection.ShardFileName(_entry.Id, shardId);
         _storage.Delete(name);
         _files[shardId] = _storage.Open(name);
-        _entry.Shards.Add(shardId);
+        // A new list, not Add: another collection may be serializing the manifest, this list included, right now.
+        _entry.Shards = [.. _entry.Shards, shardId];
         _saveManifest();
         _mustRoll = false;
         _pendingLength = 0;
