@@ -5,47 +5,57 @@ using Xunit.Sdk;
 namespace Stellar.Store.Tests.Reliability;
 
 /// <summary>
-/// The model check after a crash: each task's keys must hold exactly the state after its last acknowledged step,
-/// or after the one step it may have started since (whole: a batch is never half there), and no key outside every
-/// task's range may exist.
+/// The model check after a crash: each task's keys must hold exactly the state after one of its steps, from the
+/// last one the mode promised to keep to the last one it attempted (whole: a batch is never half there), and no key
+/// outside every task's range may exist.
 /// </summary>
 internal static class WorkloadCheck
 {
     /// <summary>
     /// Checks <paramref name="actual"/> (every item of the reopened store) against the streams of
-    /// <paramref name="seed"/>; <paramref name="lastAcknowledged"/>[t] is task t's last acknowledged step (-1: none).
-    /// Throws naming <paramref name="context"/> (the seed and mode) on any difference. Returns how many tasks had
-    /// their started-but-unacknowledged step applied.
+    /// <paramref name="seed"/> after a kill: <paramref name="lastAcknowledged"/>[t] is task t's last acknowledged step
+    /// (-1: none), and the step after it may or may not be there. Throws naming <paramref name="context"/> (the seed
+    /// and mode) on any difference; returns how many tasks had that unacknowledged step applied.
     /// </summary>
-    public static int Verify(IReadOnlyDictionary<int, WorkloadItem> actual, int seed, int keysPerTask, IReadOnlyList<int> lastAcknowledged, string context)
+    public static int Verify(IReadOnlyDictionary<int, WorkloadItem> actual, int seed, int keysPerTask, IReadOnlyList<int> lastAcknowledged, string context) =>
+        Verify(actual, seed, keysPerTask, lastAcknowledged, lastAcknowledged.Select(step => step + 1).ToArray(), context);
+
+    /// <summary>
+    /// Checks that each task t holds exactly the state after one of its steps <paramref name="guaranteed"/>[t] to
+    /// <paramref name="attempted"/>[t] (-1: before the first), so that everything up to the guaranteed step is
+    /// there, nothing after the attempted one, and no step (a batch included) is there in part. Returns how many
+    /// tasks were found past their guaranteed step.
+    /// </summary>
+    public static int Verify(IReadOnlyDictionary<int, WorkloadItem> actual, int seed, int keysPerTask, IReadOnlyList<int> guaranteed, IReadOnlyList<int> attempted, string context)
     {
         var streams = new List<WorkloadStream>();
-        var pendingApplied = 0;
-        for (var task = 0; task < lastAcknowledged.Count; task++)
+        var beyond = 0;
+        for (var task = 0; task < guaranteed.Count; task++)
         {
             var stream = new WorkloadStream(seed, task, keysPerTask);
             streams.Add(stream);
-            for (var step = 0; step <= lastAcknowledged[task]; step++)
+            for (var step = 0; step <= guaranteed[task]; step++)
             {
                 stream.Next();
             }
 
-            var acknowledged = new Dictionary<int, WorkloadItem>(stream.State);
-            var pending = stream.Next();
             var mine = actual.Where(entry => stream.Owns(entry.Key)).ToDictionary(entry => entry.Key, entry => entry.Value);
-            if (Same(mine, acknowledged))
+            var atGuaranteed = new Dictionary<int, WorkloadItem>(stream.State);
+            var found = Same(mine, atGuaranteed);
+            for (var step = guaranteed[task] + 1; !found && step <= attempted[task]; step++)
             {
-                continue;
+                stream.Next();
+                found = Same(mine, stream.State);
+                beyond += found ? 1 : 0;
             }
 
-            pendingApplied++;
-            if (!Same(mine, stream.State))
+            if (!found)
             {
                 throw new XunitException(
-                    $"{context}: task {task} holds neither the state after its last acknowledged step {lastAcknowledged[task]} " +
-                    $"nor the state after step {pending.Step} ({(pending.Atomic ? $"a batch of {pending.Writes.Count}" : pending.Writes[0].Kind.ToString())}).{Environment.NewLine}" +
-                    $"Against the acknowledged state: {Differences(mine, acknowledged)}{Environment.NewLine}" +
-                    $"Against the state with the pending step: {Differences(mine, stream.State)}");
+                    $"{context}: task {task} holds the state after none of its steps {guaranteed[task]} (the last it was promised) to " +
+                    $"{attempted[task]} (the last it attempted).{Environment.NewLine}" +
+                    $"Against step {guaranteed[task]}: {Differences(mine, atGuaranteed)}{Environment.NewLine}" +
+                    $"Against step {attempted[task]}: {Differences(mine, stream.State)}");
             }
         }
 
@@ -55,7 +65,7 @@ internal static class WorkloadCheck
             throw new XunitException($"{context}: keys that no task ever wrote are there: {string.Join(", ", foreign)}");
         }
 
-        return pendingApplied;
+        return beyond;
     }
 
     private static bool Same(Dictionary<int, WorkloadItem> actual, IReadOnlyDictionary<int, WorkloadItem> expected) =>
