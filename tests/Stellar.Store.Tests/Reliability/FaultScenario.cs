@@ -80,41 +80,13 @@ internal static class FaultScenario
     {
         var memory = new MemoryStorage();
         var faults = new FaultInjectingStorage(memory);
-        var acknowledged = Enumerable.Repeat(-1, Tasks).ToArray();
-        var attempted = Enumerable.Repeat(-1, Tasks).ToArray();
         var flushed = Enumerable.Repeat(-1, Tasks).ToArray();
-        var failures = new Exception?[Tasks];
         var armAfter = random.Next(0, 300);
-        var acks = 0;
         var armed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
 
         var store = await StellarStore.OpenAsync(faults, options);
         var items = store.GetCollection<int, WorkloadItem>(WorkloadStream.CollectionName, i => i.Id);
-
-        async Task WriteAsync(int task)
-        {
-            var stream = new WorkloadStream(seed, task, KeysPerTask);
-            for (var step = 0; step < MaxStepsPerTask; step++)
-            {
-                var op = stream.Next();
-                Volatile.Write(ref attempted[task], step);
-                try
-                {
-                    await WorkloadStream.ExecuteAsync(items, op);
-                }
-                catch (Exception e)
-                {
-                    failures[task] = e;
-                    return;
-                }
-
-                Volatile.Write(ref acknowledged[task], step);
-                if (Interlocked.Increment(ref acks) >= armAfter)
-                {
-                    armed.TrySetResult();
-                }
-            }
-        }
+        var runner = new WorkloadRunner(seed, Tasks, KeysPerTask, items);
 
         // Where only FlushAsync promises anything, a flusher records what each completed flush covered.
         using var stopFlushing = new CancellationTokenSource();
@@ -122,7 +94,7 @@ internal static class FaultScenario
         {
             while (!stopFlushing.IsCancellationRequested)
             {
-                var covered = Enumerable.Range(0, Tasks).Select(t => Volatile.Read(ref acknowledged[t])).ToArray();
+                var covered = runner.Acknowledged;
                 try
                 {
                     await store.FlushAsync();
@@ -137,22 +109,30 @@ internal static class FaultScenario
             }
         }
 
-        var writers = Enumerable.Range(0, Tasks).Select(t => Task.Run(() => WriteAsync(t))).ToArray();
+        var writers = runner.RunAsync(MaxStepsPerTask, () =>
+        {
+            if (runner.AcknowledgedCount >= armAfter)
+            {
+                armed.TrySetResult();
+            }
+        });
         var flusher = options.Durability != Durability.Fsync ? Task.Run(() => FlushAsync(new Random(seed + 1))) : Task.CompletedTask;
         if (armAfter > 0)
         {
-            await Task.WhenAny(armed.Task, Task.WhenAll(writers)).WaitAsync(HangTimeout);
+            await Task.WhenAny(armed.Task, writers).WaitAsync(HangTimeout);
         }
 
         Arm(kind, machineCrash, faults, memory, random);
-        await Task.WhenAll(writers).WaitAsync(HangTimeout);
+        await writers.WaitAsync(HangTimeout);
         await stopFlushing.CancelAsync();
         await flusher.WaitAsync(HangTimeout);
 
         // Every task stopped at a failure, and every failure says the outcome is uncertain: none is silent.
+        var acknowledged = runner.Acknowledged;
+        var attempted = runner.Attempted;
         for (var task = 0; task < Tasks; task++)
         {
-            var failure = failures[task] ?? throw new XunitException($"{context}: task {task} ran {MaxStepsPerTask} steps without meeting the fault");
+            var failure = runner.Failures[task] ?? throw new XunitException($"{context}: task {task} ran {MaxStepsPerTask} steps without meeting the fault");
             if (failure is not StoreFaultedException)
             {
                 throw new XunitException($"{context}: task {task} failed at step {attempted[task]} with {failure}");
