@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Runtime.ExceptionServices;
 using MessagePack;
 using Stellar.Store.Codecs;
 using Stellar.Store.Format;
@@ -17,10 +18,18 @@ internal sealed partial class CollectionEngine<TKey, TValue>
     {
         var blocks = _chain.Blocks;
         var decoded = new DecodedRecord[blocks.Count][];
-        Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, i =>
+        try
         {
-            decoded[i] = DecodeBlock(blocks[i]);
-        });
+            Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, i =>
+            {
+                decoded[i] = DecodeBlock(blocks[i]);
+            });
+        }
+        catch (AggregateException e) when (e.InnerExceptions.All(inner => inner is CorruptBlockException))
+        {
+            // The caller is promised a CorruptBlockException naming file and offset, not the wrapper of Parallel.For.
+            ExceptionDispatchInfo.Capture(e.InnerExceptions[0]).Throw();
+        }
 
         var latest = new Dictionary<TKey, DecodedRecord>();
         foreach (var records in decoded)
