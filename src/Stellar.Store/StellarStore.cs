@@ -206,7 +206,14 @@ public sealed class StellarStore : IAsyncDisposable
 
                 if (manifest.Encryption is not null)
                 {
-                    cipher = new AesGcmBlockCipher(KeyMaterial.Unlock(manifest.Encryption, key, options.EncryptionPassphrase));
+                    try
+                    {
+                        cipher = new AesGcmBlockCipher(KeyMaterial.Unlock(manifest.Encryption, key, options.EncryptionPassphrase));
+                    }
+                    catch (InvalidDataException e)
+                    {
+                        throw new CorruptStoreException(System.IO.Path.Combine(path, Manifest.FileName), "the manifest's encryption parameters are damaged", e);
+                    }
                 }
             }
             else
