@@ -12,14 +12,16 @@ internal static class CollectionName
         "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
     };
 
+    public static bool IsValid(string? name) =>
+        name is { Length: >= 1 and <= 64 }
+        && name.All(c => c is (>= 'a' and <= 'z') or (>= 'A' and <= 'Z') or (>= '0' and <= '9') or '-' or '_' or '.')
+        && name.Any(c => c != '.')
+        && !Reserved.Contains(name.Split('.')[0]);
+
     public static void Validate(string name)
     {
         ArgumentNullException.ThrowIfNull(name);
-        var valid = name.Length is >= 1 and <= 64
-            && name.All(c => c is (>= 'a' and <= 'z') or (>= 'A' and <= 'Z') or (>= '0' and <= '9') or '-' or '_' or '.')
-            && name.Any(c => c != '.')
-            && !Reserved.Contains(name.Split('.')[0]);
-        if (!valid)
+        if (!IsValid(name))
         {
             throw new ArgumentException($"Invalid collection name '{(name.Length > 80 ? name[..80] + "…" : name)}': {Rule}.", nameof(name));
         }

@@ -97,7 +97,7 @@ public sealed class StellarStore : IAsyncDisposable
     /// <exception cref="IncompatibleFormatException">The store was written by a newer format.</exception>
     /// <exception cref="WrongKeyException">The key or passphrase does not match the store's encryption.</exception>
     /// <exception cref="CorruptBlockException">A committed block is damaged; the store refuses to open.</exception>
-    /// <exception cref="CorruptStoreException">The manifest is damaged or a shard it lists is missing.</exception>
+    /// <exception cref="CorruptStoreException">The manifest is damaged or missing, or a shard it lists is missing.</exception>
     public static Task<StellarStore> OpenAsync(string path, StoreOptions? options = null, CancellationToken cancellationToken = default)
     {
         ArgumentException.ThrowIfNullOrEmpty(path);
@@ -231,11 +231,25 @@ public sealed class StellarStore : IAsyncDisposable
 
                 if (manifest.Encryption is not null)
                 {
-                    cipher = new AesGcmBlockCipher(KeyMaterial.Unlock(manifest.Encryption, key, options.EncryptionPassphrase));
+                    try
+                    {
+                        cipher = new AesGcmBlockCipher(KeyMaterial.Unlock(manifest.Encryption, key, options.EncryptionPassphrase));
+                    }
+                    catch (InvalidDataException e)
+                    {
+                        throw new CorruptStoreException(System.IO.Path.Combine(path, Manifest.FileName), "the manifest's encryption parameters are damaged", e);
+                    }
                 }
             }
             else
             {
+                // Shards without a manifest are a damaged store, not an empty one: a new manifest would hide their
+                // data, and the first write would overwrite the first shard.
+                if (storage.List().Any(name => name.EndsWith(".shard", StringComparison.Ordinal)))
+                {
+                    throw new CorruptStoreException(System.IO.Path.Combine(path, Manifest.FileName), "the manifest is missing but the directory holds shard files");
+                }
+
                 manifest = new Manifest();
                 if (key is not null || options.EncryptionPassphrase is not null)
                 {

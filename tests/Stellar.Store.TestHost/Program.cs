@@ -2,14 +2,16 @@ namespace Stellar.Store.TestHost;
 
 /// <summary>
 /// Runs one verb, named by the first argument, for a test in another process: <c>lock &lt;dir&gt;</c> holds a
-/// store's lock until killed. Verbs report progress as single lines on standard output, which the parent waits
-/// for, and errors on standard error.
+/// store's lock until killed; <c>write &lt;dir&gt; ...</c> writes a seeded workload until killed (see
+/// <see cref="WriteVerb"/>). Verbs report progress as single lines on standard output, which the parent reads,
+/// and errors on standard error.
 /// </summary>
 internal static class Program
 {
     private static readonly Dictionary<string, Func<string[], int>> Verbs = new(StringComparer.Ordinal)
     {
         ["lock"] = LockVerb.Run,
+        ["write"] = WriteVerb.Run,
     };
 
     public static int Main(string[] args)

@@ -77,8 +77,8 @@ internal readonly record struct BlockHeader(
     }
 
     /// <summary>
-    /// Parses a header, checking magic, version, flags, lengths and the header CRC. Returns null with a reason
-    /// when any of them is wrong.
+    /// Parses a header, checking magic, version, flags, lengths, that the record count fits the raw length, and the
+    /// header CRC. Returns null with a reason when any of them is wrong.
     /// </summary>
     public static BlockHeader? TryRead(ReadOnlySpan<byte> source, out string? problem)
     {
@@ -117,12 +117,20 @@ internal readonly record struct BlockHeader(
             return null;
         }
 
+        // Every record takes at least a delete's bytes: a count the raw length cannot hold must not size an array.
+        var recordCount = BinaryPrimitives.ReadUInt32LittleEndian(source[RecordCountOffset..]);
+        if (recordCount > (uint)rawLength / RecordFormat.DeleteOverhead)
+        {
+            problem = $"{recordCount} records cannot fit in {rawLength} bytes";
+            return null;
+        }
+
         return new BlockHeader(
             flags,
             BinaryPrimitives.ReadUInt32LittleEndian(source[CollectionOffset..]),
             BinaryPrimitives.ReadUInt32LittleEndian(source[ShardOffset..]),
             BinaryPrimitives.ReadUInt64LittleEndian(source[SequenceOffset..]),
-            BinaryPrimitives.ReadUInt32LittleEndian(source[RecordCountOffset..]),
+            recordCount,
             payloadLength,
             rawLength);
     }

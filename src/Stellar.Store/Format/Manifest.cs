@@ -89,6 +89,32 @@ internal sealed class Manifest
             throw new CorruptStoreException(path, "the manifest body does not match its header");
         }
 
+        manifest.Check(path);
         return manifest;
+    }
+
+    /// <summary>Refuses a body that parses as JSON but cannot describe a store, so that nothing later trips over it.</summary>
+    private void Check(string path)
+    {
+        if (Collections is null || Collections.Contains(null!))
+        {
+            throw new CorruptStoreException(path, "the manifest's collection list is missing or has an empty entry");
+        }
+
+        var names = new HashSet<string>(StringComparer.Ordinal);
+        var ids = new HashSet<uint>();
+        foreach (var collection in Collections)
+        {
+            if (!CollectionName.IsValid(collection.Name) || !names.Add(collection.Name) || collection.Id == 0 || !ids.Add(collection.Id)
+                || collection.KeyType is null || collection.ValueType is null)
+            {
+                throw new CorruptStoreException(path, "a collection in the manifest has a missing, invalid or repeated name or id, or no types");
+            }
+
+            if (collection.Shards is null || collection.Shards.Any(id => id == 0 || id >= collection.NextShardId) || collection.Shards.Distinct().Count() != collection.Shards.Count)
+            {
+                throw new CorruptStoreException(path, $"the shard list of collection '{collection.Name}' is missing or names ids that are zero, repeated or never handed out");
+            }
+        }
     }
 }

@@ -26,7 +26,6 @@ internal sealed partial class ShardChain : IDisposable
     private readonly MemoryStream _buffer = new();
     private uint _bufferedShard;
     private bool _mustRoll;
-    private long _pendingLength;
 
     public ShardChain(IStorage storage, ManifestCollection entry, ManifestChange changeManifest, long maxShardBytes, Durability durability)
     {
@@ -51,26 +50,42 @@ internal sealed partial class ShardChain : IDisposable
 
     /// <summary>
     /// Picks the shard and sequence of the next block, whose encoded length is at most
-    /// <paramref name="maxBlockLength"/>, rolling to a new shard when the active one would exceed its size bound.
+    /// <paramref name="maxBlockLength"/>, moving to a new shard when the current one would exceed its size bound.
+    /// A new shard is only planned here: it is created when its first block is appended, after every block
+    /// reserved before it (see <see cref="Roll"/>).
     /// </summary>
     public (uint ShardId, ulong Sequence) Reserve(int maxBlockLength)
     {
-        var active = ActiveShardId;
-        if (active == 0 || _mustRoll || (ActiveLength > 0 && ActiveLength + maxBlockLength > _maxShardBytes))
+        if (!_reserving)
         {
-            active = Roll();
+            _reservedShard = ActiveShardId;
+            _reservedLength = ActiveLength;
+            _reserving = true;
         }
 
-        _pendingLength += maxBlockLength;
-        return (active, NextSequence++);
+        if (_reservedShard == 0 || _mustRoll || (_reservedLength > 0 && _reservedLength + maxBlockLength > _maxShardBytes))
+        {
+            _reservedShard = _entry.NextShardId++;
+            _reservedLength = 0;
+            _mustRoll = false;
+        }
+
+        _reservedLength += maxBlockLength;
+        return (_reservedShard, NextSequence++);
     }
 
     /// <summary>
-    /// Appends an encoded block to the shard it was reserved for and returns its offset there. In Buffered mode the
-    /// block is handed to the OS at once when <paramref name="readable"/> is set (readers will read it from the file).
+    /// Appends an encoded block to the shard it was reserved for, creating that shard if it is new, and returns its
+    /// offset there. In Buffered mode the block is handed to the OS at once when <paramref name="readable"/> is set
+    /// (readers will read it from the file).
     /// </summary>
     public long Append(uint shardId, ReadOnlySpan<byte> block, bool readable = false)
     {
+        if (shardId != ActiveShardId)
+        {
+            Roll(shardId);
+        }
+
         _touched.Add(shardId);
         if (_durability == Durability.Buffered)
         {
@@ -99,7 +114,7 @@ internal sealed partial class ShardChain : IDisposable
     /// <summary>Ends a group: makes it as durable as the mode promises.</summary>
     public void EndGroup()
     {
-        _pendingLength = 0;
+        _reserving = false;
         if (_durability == Durability.Fsync)
         {
             foreach (var shard in _touched)
@@ -147,7 +162,13 @@ internal sealed partial class ShardChain : IDisposable
         DisposeReadHandles();
     }
 
-    private long ActiveLength => (_files.TryGetValue(ActiveShardId, out var file) ? file.Length : 0) + _buffer.Length + _pendingLength;
+    // While a group is being reserved: the shard its last block went to (perhaps planned, not created yet), and the
+    // bytes reserved in that shard so far.
+    private uint _reservedShard;
+    private long _reservedLength;
+    private bool _reserving;
+
+    private long ActiveLength => (_files.TryGetValue(ActiveShardId, out var file) ? file.Length : 0) + _buffer.Length;
 
     private string ShardPath(uint shardId) => Path.Combine(_storage.Location, ManifestCollection.ShardFileName(_entry.Id, shardId));
 
@@ -162,41 +183,27 @@ internal sealed partial class ShardChain : IDisposable
         return file;
     }
 
-    private uint Roll()
+    private void Roll(uint shardId)
     {
         DrainBuffer();
 
-        // Recovery may cut only the active shard's tail, so the shard being sealed must be whole on the device
-        // before its successor is named; else a power loss could tear it and the store would refuse to open.
-        if (ActiveShardId != 0)
+        // The shard being sealed must be whole on disk before the manifest names its successor: recovery cuts a torn
+        // tail only from the last shard, so a sealed shard cut short by a power loss would keep the store shut.
+        if (_files.TryGetValue(ActiveShardId, out var sealing))
         {
-            File(ActiveShardId).FlushToDisk();
+            sealing.FlushToDisk();
             _touched.Remove(ActiveShardId);
         }
 
         // The file exists (empty) before the manifest names it, and the manifest names it before any block goes
         // in, so a crash at any point leaves either an unlisted empty file or a listed shard.
-        var shardId = _entry.NextShardId;
         var name = ManifestCollection.ShardFileName(_entry.Id, shardId);
         _storage.Delete(name);
         _files[shardId] = _storage.Open(name);
-        var before = _entry.Shards;
 
         // A new list, not Add: another collection may be serializing the manifest, this list included, right now.
-        _changeManifest(
-            () =>
-            {
-                _entry.NextShardId = shardId + 1;
-                _entry.Shards = [.. before, shardId];
-            },
-            () =>
-            {
-                _entry.NextShardId = shardId;
-                _entry.Shards = before;
-            });
-        _mustRoll = false;
-        _pendingLength = 0;
-        return shardId;
+        var before = _entry.Shards;
+        _changeManifest(() => _entry.Shards = [.. before, shardId], () => _entry.Shards = before);
     }
 
     private void DrainBuffer()

@@ -126,7 +126,9 @@ public sealed class BlockCodecContractTests : IDisposable
 
     private static (byte[] Block, BlockHeader Header) Encode(BlockCodec codec, byte[] raw)
     {
-        var rented = codec.Encode(Collection, Shard, Sequence, 1, BlockFlags.None, raw, out var length);
+        // The payload is opaque here; a header may claim only as many records as its raw length can hold.
+        var records = (uint)Math.Min(1, raw.Length / RecordFormat.DeleteOverhead);
+        var rented = codec.Encode(Collection, Shard, Sequence, records, BlockFlags.None, raw, out var length);
         try
         {
             var block = rented.AsSpan(0, length).ToArray();

@@ -92,6 +92,25 @@ internal sealed class TestHostProcess : IDisposable
         }
     }
 
+    /// <summary>
+    /// The next line of standard output, or null once the child has exited and its output is drained; fails if
+    /// no line comes in time (the read is then abandoned, so the child must be disposed).
+    /// </summary>
+    public async Task<string?> ReadLineAsync(TimeSpan timeout)
+    {
+        try
+        {
+            return await _process.StandardOutput.ReadLineAsync().WaitAsync(timeout);
+        }
+        catch (TimeoutException)
+        {
+            throw new TimeoutException($"{AssemblyName} printed nothing within {timeout}. Standard error: {Errors}");
+        }
+    }
+
+    /// <summary>The child's exit code, once it has exited.</summary>
+    public int ExitCode => _process.ExitCode;
+
     /// <summary>Waits for the child to exit on its own and returns its exit code.</summary>
     public async Task<int> WaitForExitAsync(TimeSpan timeout)
     {

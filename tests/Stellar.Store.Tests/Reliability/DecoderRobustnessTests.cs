@@ -1,0 +1,521 @@
+using System.Buffers;
+using System.Globalization;
+using System.Text;
+using System.Text.Json.Nodes;
+using Akka.Actor;
+using Akka.Configuration;
+using Stellar.Store.Codecs;
+using Stellar.Store.Format;
+using Stellar.Store.Storage;
+using Stellar.Store.Tests.Api;
+using Xunit.Abstractions;
+using Xunit.Sdk;
+
+namespace Stellar.Store.Tests.Reliability;
+
+/// <summary>
+/// Seeded mutations of valid blocks and manifests, most of them resealed (checksums, and for encrypted stores the
+/// AES-GCM tag, recomputed) so that they reach the decompressor, the record parser, MessagePack and the manifest
+/// reader. The only acceptable outcomes: the store loads (and agrees with itself), or it throws a documented
+/// exception naming the file; never another exception, a hang, or an allocation out of proportion to the bytes.
+/// </summary>
+public sealed class DecoderRobustnessTests : IDisposable
+{
+    private static readonly TimeSpan CaseTimeout = TimeSpan.FromMinutes(1);
+    private static readonly byte[] Key = Enumerable.Range(0, 32).Select(i => (byte)(255 - i)).ToArray();
+
+    private readonly ActorSystem _system = ActorSystem.Create("decoder-tests", ConfigurationFactory.ParseString("akka.loglevel = WARNING"));
+    private readonly ITestOutputHelper _output;
+
+    public DecoderRobustnessTests(ITestOutputHelper output) => _output = output;
+
+    public void Dispose()
+    {
+        _system.Terminate().Wait(CaseTimeout);
+        _system.Dispose();
+    }
+
+    /// <summary>A small valid store in one mode, and a codec that encodes blocks exactly as that store does.</summary>
+    private sealed record Template(string Name, StoreOptions Options, Dictionary<string, byte[]> Files, BlockCodec Codec, AesGcmBlockCipher? Cipher);
+
+    private StoreOptions Options(Compression compression, bool encrypted) => new()
+    {
+        Compression = compression,
+        EncryptionKey = encrypted ? Key : null,
+        MaxDegreeOfParallelism = 1, // decode on the calling thread, so its allocations can be measured there
+        ActorSystem = _system,
+    };
+
+    private async Task<Template> BuildAsync(Compression compression, bool encrypted)
+    {
+        var options = Options(compression, encrypted);
+        var storage = new MemoryStorage();
+        var random = new Random(3);
+        await using (var store = await StellarStore.OpenAsync(storage, options))
+        {
+            var players = store.GetCollection<int, Player>("players", p => p.Id);
+            var chunks = store.GetCollection<string, Chunk>("chunks", c => c.Id);
+            for (var i = 0; i < 5; i++)
+            {
+                await players.InsertAsync(new Player(i, $"player {i}", i, i * 100L));
+                var voxels = new byte[i * 300];
+                if (i % 2 == 0)
+                {
+                    random.NextBytes(voxels);
+                }
+
+                await chunks.InsertAsync(new Chunk { Id = $"chunk-{i}", Voxels = voxels });
+            }
+
+            await players.WriteAsync(b => b.Upsert(new Player(10, "ten", 10, 10)).Delete(1).Update(new Player(2, "two", 2, 2)));
+            await players.DeleteAsync(3);
+            await chunks.DeleteAsync("chunk-1");
+            await players.BulkImportAsync(Enumerable.Range(100, 200).Select(i => new Player(i, new string('n', i % 40), i, i)));
+        }
+
+        var files = storage.List().ToDictionary(name => name, storage.ReadAllBytes);
+        var manifest = Manifest.Parse(files[Manifest.FileName], Manifest.FileName);
+        var cipher = manifest.Encryption is null ? null : new AesGcmBlockCipher(KeyMaterial.Unlock(manifest.Encryption, Key, null));
+        var codec = new BlockCodec(compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
+        return new Template($"{compression}{(encrypted ? "+aes" : "")}", options, files, codec, cipher);
+    }
+
+    private async Task<Template[]> TemplatesAsync() =>
+    [
+        await BuildAsync(Compression.None, encrypted: false),
+        await BuildAsync(Compression.Lz4, encrypted: false),
+        await BuildAsync(Compression.None, encrypted: true),
+        await BuildAsync(Compression.Lz4, encrypted: true),
+    ];
+
+    [Fact]
+    public async Task Load_OfRandomlyMutatedBlocks_LoadsOrThrowsCorruptBlockWithBoundedAllocation()
+    {
+        var templates = await TemplatesAsync();
+        await AssertMeasurementSeesTheDecoderAsync();
+        var outcomes = new Dictionary<string, int>(StringComparer.Ordinal);
+        foreach (var seed in Stress.Seeds(first: 1, normal: 1_500, stress: 40_000))
+        {
+            var random = new Random(seed);
+            var template = templates[seed % templates.Length];
+            var shardName = template.Files.Keys.Where(n => n.EndsWith(".shard", StringComparison.Ordinal)).Order(StringComparer.Ordinal).ElementAt(random.Next(2));
+            var shard = MutateShard(template, template.Files[shardName], random, out var what);
+            var context = string.Create(CultureInfo.InvariantCulture, $"block seed {seed} ({template.Name}, {shardName}: {what}; rerun with STELLAR_SEED={seed})");
+            var files = new Dictionary<string, byte[]>(template.Files) { [shardName] = shard };
+            var outcome = await RunCaseAsync(files, template.Options, context, expectBlockDamage: true);
+            outcomes[outcome] = outcomes.GetValueOrDefault(outcome) + 1;
+        }
+
+        _output.WriteLine(string.Join(", ", outcomes.OrderBy(o => o.Key, StringComparer.Ordinal).Select(o => $"{o.Value} {o.Key}")));
+    }
+
+    [Fact]
+    public async Task Open_WithRandomlyMutatedManifests_OpensOrThrowsADocumentedException()
+    {
+        var templates = await TemplatesAsync();
+        var outcomes = new Dictionary<string, int>(StringComparer.Ordinal);
+        foreach (var seed in Stress.Seeds(first: 1, normal: 1_000, stress: 20_000))
+        {
+            var random = new Random(seed);
+            var template = templates[seed % templates.Length];
+            var manifest = MutateManifest(template.Files[Manifest.FileName], random, out var what);
+            var context = string.Create(CultureInfo.InvariantCulture, $"manifest seed {seed} ({template.Name}: {what}; rerun with STELLAR_SEED={seed})");
+            var files = new Dictionary<string, byte[]>(template.Files) { [Manifest.FileName] = manifest };
+            var outcome = await RunCaseAsync(files, template.Options, context, expectBlockDamage: false);
+            outcomes[outcome] = outcomes.GetValueOrDefault(outcome) + 1;
+        }
+
+        _output.WriteLine(string.Join(", ", outcomes.OrderBy(o => o.Key, StringComparer.Ordinal).Select(o => $"{o.Value} {o.Key}")));
+    }
+
+    [Fact]
+    public async Task Open_WhenAResealedHeaderClaimsMoreRecordsThanItsBytesHold_ThrowsCorruptBlockBeforeAllocatingForThem()
+    {
+        // Found by the block mutations above: a resealed record count sized an array of that many records, which
+        // took the whole machine's memory before failing.
+        var template = (await TemplatesAsync())[0];
+        var shardName = template.Files.Keys.Where(n => n.EndsWith(".shard", StringComparison.Ordinal)).Order(StringComparer.Ordinal).First();
+        var shard = (byte[])template.Files[shardName].Clone();
+        var header = BlockHeader.TryRead(shard, out _)!.Value;
+        foreach (var count in new uint[] { (uint)(header.RawLength / RecordFormat.DeleteOverhead) + 1, 500_000_000, uint.MaxValue })
+        {
+            (header with { RecordCount = count }).WriteTo(shard);
+            BlockSurgery.Reseal(shard.AsSpan(0, header.BlockLength));
+            var files = new Dictionary<string, byte[]>(template.Files) { [shardName] = shard };
+            Assert.Equal("refused at open (CorruptBlockException)", await RunCaseAsync(files, template.Options, $"record count {count}", expectBlockDamage: true));
+        }
+    }
+
+    [Theory]
+    [InlineData("Collections = null")]
+    [InlineData("Collections[0] = null")]
+    [InlineData("Collections[0].Name = null")]
+    [InlineData("Collections[0].KeyType = null")]
+    [InlineData("Collections[0].Shards = null")]
+    [InlineData("Collections[0].Shards = [0]")]
+    [InlineData("Collections[1].Id = Collections[0].Id")]
+    [InlineData("Collections[1].Name = Collections[0].Name")]
+    [InlineData("Collections[0].NextShardId = 1")]
+    [InlineData("Encryption.Salt = AAAA")]
+    [InlineData("Encryption.Kdf = null")]
+    public async Task Open_WhenAResealedManifestCannotDescribeAStore_ThrowsCorruptStoreNamingIt(string edit)
+    {
+        // Found by the manifest mutations above: each of these threw NullReferenceException, ArgumentNullException
+        // or InvalidDataException from the open instead of the documented CorruptStoreException.
+        var template = (await TemplatesAsync())[3];
+        var body = template.Files[Manifest.FileName].AsSpan(12, template.Files[Manifest.FileName].Length - 16).ToArray();
+        var root = JsonNode.Parse(body)!.AsObject();
+        var collections = root["Collections"]!.AsArray();
+        switch (edit)
+        {
+            case "Collections = null": root["Collections"] = null; break;
+            case "Collections[0] = null": collections[0] = null; break;
+            case "Collections[0].Name = null": collections[0]!["Name"] = null; break;
+            case "Collections[0].KeyType = null": collections[0]!["KeyType"] = null; break;
+            case "Collections[0].Shards = null": collections[0]!["Shards"] = null; break;
+            case "Collections[0].Shards = [0]": collections[0]!["Shards"] = new JsonArray(JsonValue.Create(0)); break;
+            case "Collections[1].Id = Collections[0].Id": collections[1]!["Id"] = collections[0]!["Id"]!.DeepClone(); break;
+            case "Collections[1].Name = Collections[0].Name": collections[1]!["Name"] = collections[0]!["Name"]!.DeepClone(); break;
+            case "Collections[0].NextShardId = 1": collections[0]!["NextShardId"] = 1; break;
+            case "Encryption.Salt = AAAA": root["Encryption"]!["Salt"] = "AAAA"; break;
+            default: root["Encryption"]!["Kdf"] = null; break;
+        }
+
+        var mutated = Encoding.UTF8.GetBytes(root.ToJsonString());
+        var manifest = new byte[16 + mutated.Length];
+        template.Files[Manifest.FileName].AsSpan(0, 8).CopyTo(manifest);
+        BitConverter.TryWriteBytes(manifest.AsSpan(8), mutated.Length);
+        mutated.CopyTo(manifest.AsSpan(12));
+        BitConverter.TryWriteBytes(manifest.AsSpan(12 + mutated.Length), Crc32C.Compute(manifest.AsSpan(0, 12 + mutated.Length)));
+
+        var storage = new MemoryStorage();
+        foreach (var (name, bytes) in template.Files)
+        {
+            storage.ReplaceAtomically(name, name == Manifest.FileName ? manifest : bytes);
+        }
+
+        var error = await Assert.ThrowsAsync<CorruptStoreException>(() => StellarStore.OpenAsync(storage, template.Options));
+        Assert.EndsWith(Manifest.FileName, error.Path, StringComparison.Ordinal);
+    }
+
+    /// <summary>Opens the files on a fresh storage and loads both collections, on a thread of its own, bounded in time.</summary>
+    private static async Task<string> RunCaseAsync(Dictionary<string, byte[]> files, StoreOptions options, string context, bool expectBlockDamage)
+    {
+        try
+        {
+            return await Task.Run(() => RunCase(files, options, context, expectBlockDamage)).WaitAsync(CaseTimeout);
+        }
+        catch (TimeoutException)
+        {
+            throw new XunitException($"{context}: no outcome within {CaseTimeout} (a loop or a stall)");
+        }
+    }
+
+    private static string RunCase(Dictionary<string, byte[]> files, StoreOptions options, string context, bool expectBlockDamage)
+    {
+        var storage = new MemoryStorage();
+        foreach (var (name, bytes) in files)
+        {
+            storage.ReplaceAtomically(name, bytes);
+        }
+
+        StellarStore store;
+        try
+        {
+            store = StellarStore.OpenAsync(storage, options).GetAwaiter().GetResult();
+        }
+        catch (Exception e)
+        {
+            AssertDocumented(e, atOpen: true, expectBlockDamage, context);
+            return $"refused at open ({e.GetType().Name})";
+        }
+
+        try
+        {
+            var cut = store.Recovery.TruncatedBytes > 0;
+            var shardBytes = files.Where(f => f.Key.EndsWith(".shard", StringComparison.Ordinal)).Sum(f => (long)f.Value.Length);
+            var before = GC.GetAllocatedBytesForCurrentThread();
+            string outcome;
+            try
+            {
+                var players = store.GetCollection<int, Player>("players", p => p.Id);
+                var chunks = store.GetCollection<string, Chunk>("chunks", c => c.Id);
+                var allPlayers = players.Query().ToList();
+                var allChunks = chunks.Query().ToList();
+                Assert.Equal(allPlayers.Count, players.Count);
+                Assert.Equal(allChunks.Count, chunks.Count);
+                Assert.All(allPlayers, Assert.NotNull);
+                Assert.All(allChunks, Assert.NotNull);
+                outcome = cut ? "loaded after cutting a torn tail" : "loaded";
+            }
+            catch (Exception e) when (e is not XunitException)
+            {
+                AssertDocumented(e, atOpen: false, expectBlockDamage, context);
+                outcome = $"refused at load ({e.GetType().Name})";
+            }
+
+            // Decoding may take memory in proportion to the bytes on disk and the lengths the verified headers
+            // state (capped by the format), never to a count or length that the bytes do not back.
+            var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+            var bound = (64 * shardBytes) + (16 * ClaimedRawBytes(files)) + (8L << 20);
+            Assert.True(allocated <= bound, $"{context}: loading allocated {allocated:N0} bytes for {shardBytes:N0} bytes of shards");
+            return outcome;
+        }
+        finally
+        {
+            store.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        }
+    }
+
+    /// <summary>Throws, naming the case, unless <paramref name="e"/> is an outcome the API documents for damaged files.</summary>
+    private static void AssertDocumented(Exception e, bool atOpen, bool expectBlockDamage, string context)
+    {
+        var documented = e switch
+        {
+            CorruptBlockException block => block.Path.EndsWith(".shard", StringComparison.Ordinal),
+            CorruptStoreException store => store.Path.EndsWith(".shard", StringComparison.Ordinal) || (!expectBlockDamage && store.Path.EndsWith(Manifest.FileName, StringComparison.Ordinal)),
+            IncompatibleFormatException or WrongKeyException => atOpen && !expectBlockDamage,
+
+            // A manifest edited to name other types for a collection: GetCollection's documented mismatch.
+            InvalidOperationException mismatch => !atOpen && !expectBlockDamage && mismatch.Message.Contains("it was asked for as", StringComparison.Ordinal),
+            _ => false,
+        };
+        if (!documented)
+        {
+            throw new XunitException($"{context}: undocumented outcome {e}");
+        }
+    }
+
+    /// <summary>The raw lengths every readable block header of the shards claims.</summary>
+    private static long ClaimedRawBytes(Dictionary<string, byte[]> files)
+    {
+        long claimed = 0;
+        foreach (var (_, bytes) in files.Where(f => f.Key.EndsWith(".shard", StringComparison.Ordinal)))
+        {
+            for (var offset = 0; offset + BlockHeader.Size <= bytes.Length; offset++)
+            {
+                if (BlockHeader.TryRead(bytes.AsSpan(offset), out _) is { } header)
+                {
+                    claimed += header.RawLength;
+                }
+            }
+        }
+
+        return claimed;
+    }
+
+    /// <summary>A block at a time: a decoder that allocates nothing on this thread would make the bound meaningless.</summary>
+    private async Task AssertMeasurementSeesTheDecoderAsync()
+    {
+        var options = Options(Compression.Lz4, encrypted: true);
+        var storage = new MemoryStorage();
+        await using (var store = await StellarStore.OpenAsync(storage, options))
+        {
+            await store.GetCollection<string, Chunk>("chunks", c => c.Id).InsertAsync(new Chunk { Id = "big", Voxels = new byte[1 << 20] });
+        }
+
+        await using var reopened = await StellarStore.OpenAsync(storage, options);
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        Assert.Single(reopened.GetCollection<string, Chunk>("chunks", c => c.Id).Query());
+        Assert.True(GC.GetAllocatedBytesForCurrentThread() - before >= 1 << 20, "the decoder did not run on the calling thread");
+    }
+
+    private static byte[] MutateShard(Template template, byte[] shard, Random random, out string what)
+    {
+        var blocks = BlockSurgery.Blocks(shard);
+        var index = random.Next(blocks.Count);
+        var (offset, length) = blocks[index];
+        var block = shard.AsSpan(offset, length).ToArray();
+        var header = BlockHeader.TryRead(block, out _)!.Value;
+        byte[] replacement;
+        switch (random.Next(4))
+        {
+            case 0:
+            {
+                // The records themselves, re-encoded as the store would: compressed, encrypted and checksummed.
+                var raw = Mutations.Mutate(template.Codec.Decode(block, header, "template", offset), random, out var edits);
+                var count = random.Next(4) == 0 ? (uint)random.Next(0, (int)header.RecordCount * 2 + 2) : header.RecordCount;
+                var encoded = template.Codec.Encode(header.CollectionId, header.ShardId, header.Sequence, count, BlockFlags.None, raw, out var encodedLength);
+                replacement = encoded.AsSpan(0, encodedLength).ToArray();
+                ArrayPool<byte>.Shared.Return(encoded);
+                what = $"block {index}: records re-encoded with {count} of {header.RecordCount} records after {edits}";
+                break;
+            }
+
+            case 1:
+            {
+                // The stored payload (the LZ4 stream when compressed), re-encrypted and resealed under a raw length
+                // that may no longer match it.
+                var payload = Payload(template, block, header);
+                var mutated = Mutations.Mutate(payload, random, out var edits);
+                var rawLength = random.Next(3) == 0 ? random.Next(0, (header.RawLength * 4) + 1024) : header.RawLength;
+                var flags = random.Next(5) == 0 ? header.Flags ^ BlockFlags.Compressed : header.Flags;
+                replacement = Assemble(template, header with { RawLength = rawLength, Flags = flags }, mutated);
+                what = $"block {index}: payload ({header.Flags}) {edits}, raw length {rawLength} of {header.RawLength}, flags {flags}";
+                break;
+            }
+
+            case 2:
+            {
+                // Header fields, with both checksums resealed; encrypted blocks must then fail authentication.
+                var edited = random.Next(4) switch
+                {
+                    0 => header with { RecordCount = random.Next(2) == 0 ? header.RecordCount + 1 : (uint)random.Next() },
+                    1 => header with { RawLength = random.Next(0, (header.RawLength * 4) + 1024) },
+                    2 => header with { Sequence = header.Sequence + (ulong)random.Next(1, 3) },
+                    _ => header with { Flags = header.Flags ^ BlockFlags.Compressed },
+                };
+                replacement = (byte[])block.Clone();
+                edited.WriteTo(replacement);
+                BlockSurgery.Reseal(replacement);
+                what = $"block {index}: header {header} -> {edited}";
+                break;
+            }
+
+            default:
+            {
+                // Plain damage that the checksums must catch.
+                replacement = Mutations.Mutate(block, random, out var edits);
+                what = $"block {index}: not resealed, {edits}";
+                break;
+            }
+        }
+
+        return [.. shard.AsSpan(0, offset), .. replacement, .. shard.AsSpan(offset + length)];
+    }
+
+    private static byte[] Payload(Template template, byte[] block, BlockHeader header)
+    {
+        var stored = block.AsSpan(BlockHeader.Size);
+        if (template.Cipher is null)
+        {
+            return stored.ToArray();
+        }
+
+        var plain = new byte[stored.Length - template.Cipher.Overhead];
+        Assert.True(template.Cipher.TryDecrypt(header.CollectionId, header.ShardId, header.Sequence, stored, plain, block.AsSpan(0, BlockHeader.AssociatedDataLength)));
+        return plain;
+    }
+
+    private static byte[] Assemble(Template template, BlockHeader header, byte[] payload)
+    {
+        header = header with { PayloadLength = payload.Length + (template.Cipher?.Overhead ?? 0) };
+        var block = new byte[header.BlockLength];
+        header.WriteTo(block);
+        if (template.Cipher is null)
+        {
+            payload.CopyTo(block.AsSpan(BlockHeader.Size));
+        }
+        else
+        {
+            template.Cipher.Encrypt(header.CollectionId, header.ShardId, header.Sequence, payload, block.AsSpan(BlockHeader.Size), block.AsSpan(0, BlockHeader.AssociatedDataLength));
+        }
+
+        BlockHeader.WriteBlockCrc(block);
+        return block;
+    }
+
+    private static byte[] MutateManifest(byte[] manifest, Random random, out string what)
+    {
+        const int Prefix = 12;
+        var body = manifest.AsSpan(Prefix, manifest.Length - Prefix - 4).ToArray();
+        byte[] mutated;
+        switch (random.Next(5))
+        {
+            case 0:
+                // The JSON text itself, resealed: usually no longer JSON.
+                mutated = Mutations.Mutate(body, random, out what);
+                break;
+            case 1:
+                // Not resealed: the checksum must catch it.
+                return Mutations.Mutate(manifest, random, out what);
+            default:
+                // Valid JSON, resealed, with one to three values replaced, removed or duplicated.
+                var root = JsonNode.Parse(body)!;
+                var edits = new List<string>();
+                for (var n = random.Next(1, 4); n > 0; n--)
+                {
+                    edits.Add(EditJson(root, random));
+                }
+
+                mutated = Encoding.UTF8.GetBytes(root.ToJsonString());
+                what = string.Join("; ", edits);
+                break;
+        }
+
+        var bytes = new byte[Prefix + mutated.Length + 4];
+        manifest.AsSpan(0, 8).CopyTo(bytes);
+        BitConverter.TryWriteBytes(bytes.AsSpan(8), mutated.Length);
+        mutated.CopyTo(bytes.AsSpan(Prefix));
+        BitConverter.TryWriteBytes(bytes.AsSpan(Prefix + mutated.Length), Crc32C.Compute(bytes.AsSpan(0, Prefix + mutated.Length)));
+        return bytes;
+    }
+
+    private static string EditJson(JsonNode root, Random random)
+    {
+        var nodes = new List<JsonNode>();
+        Collect(root, nodes);
+        var target = nodes[random.Next(1, nodes.Count)];
+        var parent = target.Parent!;
+        JsonNode? Replacement() => random.Next(14) switch
+        {
+            0 => null,
+            1 => JsonValue.Create(0),
+            2 => JsonValue.Create(-1),
+            3 => JsonValue.Create(uint.MaxValue),
+            4 => JsonValue.Create(4294967296L),
+            5 => JsonValue.Create(1.5),
+            6 => JsonValue.Create(""),
+            7 => JsonValue.Create("../x"),
+            8 => JsonValue.Create(true),
+            9 => new JsonArray(),
+            10 => new JsonObject(),
+            11 => new JsonArray(JsonValue.Create(1), JsonValue.Create(1)),
+            12 => JsonValue.Create(random.Next(1, 5)),
+            _ => nodes[random.Next(nodes.Count)].DeepClone(),
+        };
+
+        var path = target.GetPath();
+        switch (random.Next(4))
+        {
+            case 0 when parent is JsonObject obj:
+                obj.Remove(target.GetPropertyName());
+                return $"removed {path}";
+            case 1 when parent is JsonArray array:
+                array.Add(target.DeepClone());
+                return $"duplicated {path}";
+            default:
+                var value = Replacement();
+                target.ReplaceWith(value);
+                return $"{path} = {value?.ToJsonString() ?? "null"}";
+        }
+    }
+
+    private static void Collect(JsonNode node, List<JsonNode> nodes)
+    {
+        nodes.Add(node);
+        switch (node)
+        {
+            case JsonObject obj:
+                foreach (var (_, child) in obj.ToList())
+                {
+                    if (child is not null)
+                    {
+                        Collect(child, nodes);
+                    }
+                }
+
+                break;
+            case JsonArray array:
+                foreach (var child in array.ToList())
+                {
+                    if (child is not null)
+                    {
+                        Collect(child, nodes);
+                    }
+                }
+
+                break;
+        }
+    }
+}
