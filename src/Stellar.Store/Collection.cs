@@ -257,6 +257,8 @@ public sealed class Collection<TKey, TValue>
             }
         }
 
+        // An import that wrote nothing meets no other disposed check, and a flush sent to a stopped writer never completes.
+        _store.ThrowIfDisposed();
         await _writer.FlushAsync().ConfigureAwait(false);
     }
 

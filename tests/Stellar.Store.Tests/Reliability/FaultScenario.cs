@@ -81,7 +81,8 @@ internal static class FaultScenario
     private static async Task<Outcome> RunAsync(int seed, Random random, FaultKind kind, bool machineCrash, StoreOptions options, string context)
     {
         var memory = new MemoryStorage();
-        var faults = new FaultInjectingStorage(memory);
+        using var fence = new CrashFence(memory);
+        var faults = new FaultInjectingStorage(fence);
         var flushed = Enumerable.Repeat(-1, Tasks).ToArray();
         var armAfter = random.Next(0, 300);
         var armed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -124,7 +125,7 @@ internal static class FaultScenario
             await Task.WhenAny(armed.Task, writers).WaitAsync(HangTimeout);
         }
 
-        Arm(kind, machineCrash, faults, memory, random);
+        Arm(kind, machineCrash, faults, fence, memory, random);
         await writers.WaitAsync(HangTimeout);
         await stopFlushing.CancelAsync();
         await flusher.WaitAsync(HangTimeout);
@@ -149,8 +150,7 @@ internal static class FaultScenario
             WorkloadCheck.Verify(items.Query().ToDictionary(i => i.Id), seed, KeysPerTask, acknowledged, acknowledged, context + " (before the crash)");
             await Assert.ThrowsAsync<StoreFaultedException>(() => items.UpsertAsync(new WorkloadItem(-1, -1, -1, "refused")));
             await Assert.ThrowsAsync<StoreFaultedException>(() => store.FlushAsync());
-            faults.DiskCapacity = faults.BytesWritten;
-            memory.SimulateCrash(losesUnsyncedData: machineCrash, tornTail: random);
+            fence.Crash(() => memory.SimulateCrash(losesUnsyncedData: machineCrash, tornTail: random));
         }
 
         // The crashed instance's files are gone; disposing it only stops its actors.
@@ -182,7 +182,7 @@ internal static class FaultScenario
     }
 
     /// <summary>Sets the fault a little ahead of where the store is now, so it lands among the running writes.</summary>
-    private static void Arm(FaultKind kind, bool machineCrash, FaultInjectingStorage faults, MemoryStorage memory, Random random)
+    private static void Arm(FaultKind kind, bool machineCrash, FaultInjectingStorage faults, CrashFence fence, MemoryStorage memory, Random random)
     {
         switch (kind)
         {
@@ -207,9 +207,8 @@ internal static class FaultScenario
                 faults.FailOperationAt = faults.OperationCount + random.Next(1, 100);
                 break;
             default:
-                // Nothing the dead process does from here on may reach the disk: fence it off, then crash.
-                faults.DiskCapacity = faults.BytesWritten;
-                memory.SimulateCrash(losesUnsyncedData: machineCrash, tornTail: random);
+                // While the writes run: nothing the dead process does from here on reaches the disk.
+                fence.Crash(() => memory.SimulateCrash(losesUnsyncedData: machineCrash, tornTail: random));
                 break;
         }
     }
