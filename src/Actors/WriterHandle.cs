@@ -11,6 +11,8 @@ public sealed class WriterHandle : IDisposable
 {
     private readonly IActorRef _writer;
     private readonly SemaphoreSlim _slots;
+    private readonly object _gate = new();
+    private Task? _close;
 
     /// <summary>Wraps <paramref name="writer"/> with a queue bound of <paramref name="maxQueued"/> writes.</summary>
     public WriterHandle(IActorRef writer, int maxQueued)
@@ -21,7 +23,8 @@ public sealed class WriterHandle : IDisposable
 
     /// <summary>
     /// Queues <paramref name="write"/> and completes with its outcome. <paramref name="cancellationToken"/> is
-    /// honoured only until the write is queued; a queued write always runs to its outcome.
+    /// honoured only until the write is queued; a queued write always runs to its outcome. After
+    /// <see cref="CloseAsync"/>, fails with <see cref="ObjectDisposedException"/>.
     /// </summary>
     public async Task<object?> SubmitAsync(object write, CancellationToken cancellationToken)
     {
@@ -33,7 +36,7 @@ public sealed class WriterHandle : IDisposable
         try
         {
             var completion = new TaskCompletionSource<object?>(TaskCreationOptions.RunContinuationsAsynchronously);
-            _writer.Tell(new WriterProtocol.Append(write, completion));
+            Send(new WriterProtocol.Append(write, completion));
             return await completion.Task.ConfigureAwait(false);
         }
         finally
@@ -43,21 +46,45 @@ public sealed class WriterHandle : IDisposable
     }
 
     /// <summary>Completes when everything committed before the call is durable on the device.</summary>
+    /// <exception cref="ObjectDisposedException"><see cref="CloseAsync"/> was called.</exception>
     public Task FlushAsync()
     {
         var completion = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-        _writer.Tell(new WriterProtocol.Flush(completion));
+        Send(new WriterProtocol.Flush(completion));
         return completion.Task;
     }
 
     /// <summary>Releases the queue bound; call after <see cref="CloseAsync"/> completed.</summary>
     public void Dispose() => _slots.Dispose();
 
-    /// <summary>Finishes queued writes, flushes, and stops the writer.</summary>
+    /// <summary>Finishes queued writes, flushes, and stops the writer; later writes and flushes fail with <see cref="ObjectDisposedException"/>.</summary>
     public Task CloseAsync()
     {
-        var completion = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-        _writer.Tell(new WriterProtocol.Close(completion));
-        return completion.Task;
+        lock (_gate)
+        {
+            if (_close is null)
+            {
+                var completion = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+                _writer.Tell(new WriterProtocol.Close(completion));
+                _close = completion.Task;
+            }
+
+            return _close;
+        }
+    }
+
+    private void Send(object message)
+    {
+        // Under the lock that Close is sent under, so every message sent before it reaches the writer before it.
+        // After it the writer stops, and a message to a stopped actor is dropped: its task would never complete.
+        lock (_gate)
+        {
+            if (_close is not null)
+            {
+                throw new ObjectDisposedException("store", "The store is closed.");
+            }
+
+            _writer.Tell(message);
+        }
     }
 }

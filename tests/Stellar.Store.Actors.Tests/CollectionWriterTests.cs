@@ -97,6 +97,21 @@ public sealed class CollectionWriterTests : TestKit
     }
 
     [Fact]
+    public async Task SubmitAndFlush_AfterClose_FailWithObjectDisposedInsteadOfWaitingForever()
+    {
+        // The closed writer has stopped: a message sent to it now would be dropped and its task never completed.
+        var sink = new SetSink();
+        using var handle = new WriterHandle(Sys.ActorOf(CollectionWriter.Props(sink)), 16);
+        await Send(handle, 1);
+        await handle.CloseAsync();
+        await handle.CloseAsync();
+
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => Send(handle, 2).WaitAsync(TimeSpan.FromMinutes(1)));
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => handle.FlushAsync().WaitAsync(TimeSpan.FromMinutes(1)));
+        Assert.Equal(new[] { 1 }, sink.Committed);
+    }
+
+    [Fact]
     public async Task Close_AfterQueuedWrites_CommitsThemThenRefusesMore()
     {
         var sink = new SetSink();

@@ -130,17 +130,20 @@ internal static class FaultScenario
         await stopFlushing.CancelAsync();
         await flusher.WaitAsync(HangTimeout);
 
-        // Every task stopped at a failure, and every failure says the outcome is uncertain: none is silent.
+        // The write that met the fault failed, and every failure says the outcome is uncertain: none is silent. (A
+        // task may finish all its steps first: in Buffered mode only flushes write, and a busy machine can starve
+        // the flusher.)
         var acknowledged = runner.Acknowledged;
         var attempted = runner.Attempted;
         for (var task = 0; task < Tasks; task++)
         {
-            var failure = runner.Failures[task] ?? throw new XunitException($"{context}: task {task} ran {MaxStepsPerTask} steps without meeting the fault");
-            if (failure is not StoreFaultedException)
+            if (runner.Failures[task] is { } failure and not StoreFaultedException)
             {
                 throw new XunitException($"{context}: task {task} failed at step {attempted[task]} with {failure}");
             }
         }
+
+        Assert.True(runner.Failures.Any(f => f is not null), $"{context}: every task ran {MaxStepsPerTask} steps without meeting the fault");
 
         if (kind != FaultKind.PowerLoss)
         {
