@@ -29,5 +29,10 @@ public sealed class FaultTests
         });
         _output.WriteLine($"{seeds.Count} runs, {faults} faults injected, {acknowledged} acknowledged steps checked, " +
             $"{beyond} unpromised steps found kept, {tornTails} torn tails cut");
+
+        // FaultScenario checks each run against its model and throws on any broken promise; these guard against a
+        // suite that passes because it tested nothing.
+        Assert.True(faults >= seeds.Count / 2, $"only {faults} faults were injected in {seeds.Count} runs");
+        Assert.True(acknowledged > 0, "no write was acknowledged before its fault");
     }
 }

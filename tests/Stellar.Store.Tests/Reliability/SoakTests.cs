@@ -34,5 +34,10 @@ public sealed class SoakTests : IDisposable
         }
 
         _output.WriteLine($"{seeds.Count} seeds x {steps} steps: " + string.Join(", ", totals.OrderBy(t => t.Key, StringComparer.Ordinal).Select(t => $"{t.Value} {t.Key}")));
+
+        // SoakRun checks the model after every step and throws on a difference; this guards against a soak that
+        // passes because it ran nothing, or left an operation out.
+        Assert.Equal(seeds.Count * steps, totals.Values.Sum());
+        Assert.All(new[] { "insert", "upsert", "delete", "batch", "compact", "reopen" }, name => Assert.True(totals.GetValueOrDefault(name) > 0, $"the soak never ran '{name}'"));
     }
 }
