@@ -60,6 +60,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
 
         var blocks = PackBlocks(live, run.LastSequence);
         var locations = new ValueLocation?[live.Count];
+        var valueOffsets = new int[live.Count];
         var moved = new List<Moved>(live.Count);
         var next = 0;
         ulong sequence = 0;
@@ -79,8 +80,9 @@ internal sealed partial class CollectionEngine<TKey, TValue>
                 count++;
             }
 
-            WriteOutputShard(shardId, live, blocks.GetRange(next, count), sequence, locations, cancellationToken);
-            foreach (var block in blocks.GetRange(next, count))
+            var shardBlocks = blocks.GetRange(next, count);
+            WriteOutputShard(shardId, live, shardBlocks, sequence, valueOffsets, locations, cancellationToken);
+            foreach (var block in shardBlocks)
             {
                 for (var i = block.Start; i < block.End; i++)
                 {
@@ -94,7 +96,6 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         }
 
         run.Moved = moved;
-        run.BytesAfter = live.Sum(x => (long)x.Node.Size);
     }
 
     /// <summary>Off the writer, after a failed or cancelled copy: releases the pin and removes partial output.</summary>
@@ -183,7 +184,6 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         if (run.HasWork)
         {
             run.PinnedVersion = Map.Pin().Version;
-            run.BytesBefore = run.Prefix.Sum(id => _usage.TryGetValue(id, out var usage) ? usage.Total : 0);
         }
     }
 
@@ -322,10 +322,9 @@ internal sealed partial class CollectionEngine<TKey, TValue>
     }
 
     private void WriteOutputShard(uint shardId, List<(TKey Key, VersionNode<TValue> Node)> live, List<OutputBlock> blocks, ulong firstSequence,
-        ValueLocation?[] locations, CancellationToken cancellationToken)
+        int[] valueOffsets, ValueLocation?[] locations, CancellationToken cancellationToken)
     {
         var encoded = new (byte[] Bytes, int Length)[blocks.Count];
-        var valueOffsets = new int[live.Count];
         try
         {
             Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism, CancellationToken = cancellationToken }, b =>

@@ -27,11 +27,6 @@ internal sealed class CompactionRun
     /// <summary>Why the begin or finish step failed; the store is unchanged then.</summary>
     public Exception? Error { get; set; }
 
-    /// <summary>Raw record bytes in the prefix at begin, and live record bytes copied.</summary>
-    public long BytesBefore { get; set; }
-
-    /// <summary>Live record bytes written to the output.</summary>
-    public long BytesAfter { get; set; }
 
     /// <summary>Whether there is anything to compact.</summary>
     public bool HasWork => Prefix.Length > 0;
