@@ -122,22 +122,11 @@ internal sealed class FileStorage : IStorage
 
     /// <inheritdoc />
     /// <remarks>
-    /// Opens the lock file with <see cref="FileShare.None"/>: on Unix .NET takes an exclusive <c>flock</c>, which
-    /// conflicts with every other open of the file, in this process or another, and dies with the process; on
-    /// Windows the share mode does the same. The lock file is never deleted, since deleting it would let a
-    /// second opener lock a new file while the first still holds the old one.
+    /// Takes an exclusive operating-system lock on the lock file (see <see cref="FileLock"/>): it conflicts with every
+    /// other holder, in this process or another, and dies with the process. The lock file is never deleted, since
+    /// deleting it would let a second opener lock a new file while the first still holds the old one.
     /// </remarks>
-    public IDisposable AcquireLock()
-    {
-        try
-        {
-            return File.OpenHandle(PathOf(StorageNames.LockFileName), FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
-        }
-        catch (IOException ex) when (StorageErrors.IsSharingViolation(ex))
-        {
-            throw new StoreLockedException(Location, ex);
-        }
-    }
+    public IDisposable AcquireLock() => FileLock.Acquire(PathOf(StorageNames.LockFileName), Location);
 
     private string PathOf(string name) => Path.Combine(Location, name);
 
