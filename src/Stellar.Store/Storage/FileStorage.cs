@@ -1,7 +1,8 @@
 namespace Stellar.Store.Storage;
 
 /// <summary>
-/// The <see cref="IStorage"/> of a real directory, created when missing. Every change to the directory that must
+/// The <see cref="IStorage"/> of a real directory, created when missing. On Unix the directory and every file it
+/// creates are private to their owner (see <see cref="PrivateFiles"/>). Every change to the directory that must
 /// survive a crash of the machine (<see cref="ReplaceAtomically"/>, <see cref="Rename"/>, a file's first flush)
 /// fsyncs the directory as well as the file.
 /// </summary>
@@ -21,7 +22,7 @@ internal sealed class FileStorage : IStorage
     {
         ArgumentException.ThrowIfNullOrEmpty(directory);
         Location = Path.GetFullPath(directory);
-        Directory.CreateDirectory(Location);
+        PrivateFiles.CreateDirectory(Location);
     }
 
     /// <inheritdoc />
@@ -93,8 +94,9 @@ internal sealed class FileStorage : IStorage
         var temp = target + StorageNames.TempSuffix;
         try
         {
-            using (var handle = File.OpenHandle(temp, FileMode.Create, FileAccess.Write, FileShare.None))
+            using (var file = PrivateFiles.Open(temp, FileMode.Create, FileAccess.Write, FileShare.None))
             {
+                var handle = file.SafeFileHandle;
                 RandomAccess.Write(handle, content, 0);
                 RandomAccess.FlushToDisk(handle);
             }
