@@ -53,7 +53,7 @@ public sealed class StellarStore : IAsyncDisposable
         BlockCodec codec, AesGcmBlockCipher? cipher, Dictionary<string, ShardChain> chains, RecoveryReport recovery)
     {
         Path = path;
-        Options = options;
+        Options = options.WithoutSecrets();
         _storage = storage;
         _lock = storeLock;
         _manifest = manifest;
@@ -83,7 +83,11 @@ public sealed class StellarStore : IAsyncDisposable
     /// <summary>The store directory.</summary>
     public string Path { get; }
 
-    /// <summary>The options the store was opened with.</summary>
+    /// <summary>
+    /// The options the store was opened with, except <see cref="StoreOptions.EncryptionKey"/> and
+    /// <see cref="StoreOptions.EncryptionPassphrase"/>, which are null here: the store keeps no reference to the
+    /// caller's secrets.
+    /// </summary>
     public StoreOptions Options { get; }
 
     /// <summary>What recovery found and did at open.</summary>
@@ -209,6 +213,9 @@ public sealed class StellarStore : IAsyncDisposable
     /// <summary>Finishes queued writes, flushes everything to disk, stops the writers and releases the directory.</summary>
     public ValueTask DisposeAsync() => new(CloseAsync(terminateSystem: _ownsSystem));
 
+    /// <summary>The store's cipher, null for a plain store: lets tests watch its key material.</summary>
+    internal AesGcmBlockCipher? Cipher => _cipher;
+
     internal void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
 
     private static StellarStore Open(string path, IStorage storage, StoreOptions options)
@@ -217,9 +224,14 @@ public sealed class StellarStore : IAsyncDisposable
         var storeLock = storage.AcquireLock();
         AesGcmBlockCipher? cipher = null;
         var chains = new Dictionary<string, ShardChain>(StringComparer.Ordinal);
+
+        // The private copy of the caller's key and the derived master key live only while the store opens: the
+        // cipher keeps its own copy of the master key, and both are zeroed on every way out of here.
+        byte[]? key = null;
+        byte[]? masterKey = null;
         try
         {
-            var key = options.EncryptionKey?.ToArray(); // a private copy: the caller may clear theirs
+            key = KeyMaterial.CopyKey(options.EncryptionKey);
             Manifest manifest;
             if (storage.Exists(Manifest.FileName))
             {
@@ -233,11 +245,12 @@ public sealed class StellarStore : IAsyncDisposable
                 {
                     try
                     {
-                        cipher = new AesGcmBlockCipher(KeyMaterial.Unlock(manifest.Encryption, key, options.EncryptionPassphrase));
+                        masterKey = KeyMaterial.Unlock(manifest.Encryption, key, options.EncryptionPassphrase);
+                        cipher = new AesGcmBlockCipher(masterKey);
                     }
                     catch (InvalidDataException e)
                     {
-                        throw new CorruptStoreException(System.IO.Path.Combine(path, Manifest.FileName), "the manifest's encryption parameters are damaged", e);
+                        throw new CorruptStoreException(System.IO.Path.Combine(path, Manifest.FileName), $"the manifest's encryption parameters are damaged: {e.Message}", e);
                     }
                 }
             }
@@ -253,7 +266,7 @@ public sealed class StellarStore : IAsyncDisposable
                 manifest = new Manifest();
                 if (key is not null || options.EncryptionPassphrase is not null)
                 {
-                    var (info, masterKey) = KeyMaterial.Create(key, options.EncryptionPassphrase, options.PassphraseIterations);
+                    (var info, masterKey) = KeyMaterial.Create(key, options.EncryptionPassphrase, options.PassphraseIterations);
                     manifest.Encryption = info;
                     cipher = new AesGcmBlockCipher(masterKey);
                 }
@@ -297,6 +310,11 @@ public sealed class StellarStore : IAsyncDisposable
             cipher?.Dispose();
             storeLock.Dispose();
             throw;
+        }
+        finally
+        {
+            KeyMaterial.Zero(key);
+            KeyMaterial.Zero(masterKey);
         }
     }
 

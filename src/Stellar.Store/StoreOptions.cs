@@ -9,19 +9,42 @@ namespace Stellar.Store;
 /// </summary>
 public sealed class StoreOptions
 {
+    /// <summary>The least <see cref="PassphraseIterations"/> accepted: below it a passphrase is cheap to guess.</summary>
+    public const int MinPassphraseIterations = 100_000;
+
+    /// <summary>
+    /// The most <see cref="PassphraseIterations"/> accepted, from the options and from a store's manifest alike, so
+    /// that an edited manifest cannot make an open run PBKDF2 for hours (this many take some seconds).
+    /// </summary>
+    public const int MaxPassphraseIterations = 10_000_000;
+
+    private byte[]? _encryptionKey;
+    private string? _encryptionPassphrase;
+
     /// <summary>What a completed write survives. Default <see cref="Stellar.Store.Durability.WriteThrough"/>.</summary>
     public Durability Durability { get; init; } = Durability.WriteThrough;
 
     /// <summary>Block compression for a new store. Default <see cref="Stellar.Store.Compression.None"/>.</summary>
     public Compression Compression { get; init; } = Compression.None;
 
-    /// <summary>A 32-byte AES-256 key; null leaves the store unencrypted. Exclusive with <see cref="EncryptionPassphrase"/>.</summary>
-    public byte[]? EncryptionKey { get; init; }
+    /// <summary>
+    /// A 32-byte AES-256 key; null leaves the store unencrypted. Exclusive with <see cref="EncryptionPassphrase"/>.
+    /// The store reads the array while it opens and keeps no reference to it: the caller may clear it once
+    /// <see cref="StellarStore.OpenAsync(string, StoreOptions?, CancellationToken)"/> has completed, and
+    /// <see cref="StellarStore.Options"/> does not carry it.
+    /// </summary>
+    public byte[]? EncryptionKey { get => _encryptionKey; init => _encryptionKey = value; }
 
-    /// <summary>A passphrase turned into the key by PBKDF2-SHA256 with a random salt kept in the manifest.</summary>
-    public string? EncryptionPassphrase { get; init; }
+    /// <summary>
+    /// A passphrase turned into the key by PBKDF2-SHA256 with a random salt kept in the manifest. Like
+    /// <see cref="EncryptionKey"/>, it is not carried by <see cref="StellarStore.Options"/>.
+    /// </summary>
+    public string? EncryptionPassphrase { get => _encryptionPassphrase; init => _encryptionPassphrase = value; }
 
-    /// <summary>PBKDF2 iterations for a new passphrase-encrypted store. Default 600,000.</summary>
+    /// <summary>
+    /// PBKDF2 iterations for a new passphrase-encrypted store, from <see cref="MinPassphraseIterations"/> to
+    /// <see cref="MaxPassphraseIterations"/>. Default 600,000. An existing store keeps the count it was created with.
+    /// </summary>
     public int PassphraseIterations { get; init; } = 600_000;
 
     /// <summary>The size at which the active shard is sealed and a new one started. Default 64 MiB.</summary>
@@ -56,6 +79,24 @@ public sealed class StoreOptions
     /// <summary>An actor system to run the writers in (for Akka.Hosting users); null: the store creates and owns one.</summary>
     public ActorSystem? ActorSystem { get; init; }
 
+    /// <summary>
+    /// Lets tests create passphrase stores with fewer than <see cref="MinPassphraseIterations"/> iterations, so that
+    /// the suite does not spend its time in PBKDF2. Internal: users cannot weaken the bound.
+    /// </summary>
+    internal bool AllowTestIterations { get; init; }
+
+    /// <summary>
+    /// A copy of these options without <see cref="EncryptionKey"/> and <see cref="EncryptionPassphrase"/>, for an open
+    /// store to keep: every other option, including ones added later, is carried over.
+    /// </summary>
+    internal StoreOptions WithoutSecrets()
+    {
+        var copy = (StoreOptions)MemberwiseClone();
+        copy._encryptionKey = null;
+        copy._encryptionPassphrase = null;
+        return copy;
+    }
+
     internal void Validate()
     {
         if (!Enum.IsDefined(Durability))
@@ -83,9 +124,10 @@ public sealed class StoreOptions
             throw new ArgumentException("EncryptionPassphrase must not be empty.", nameof(EncryptionPassphrase));
         }
 
-        if (PassphraseIterations < 1)
+        if (PassphraseIterations < (AllowTestIterations ? 1 : MinPassphraseIterations) || PassphraseIterations > MaxPassphraseIterations)
         {
-            throw new ArgumentOutOfRangeException(nameof(PassphraseIterations), PassphraseIterations, "PassphraseIterations must be positive.");
+            throw new ArgumentOutOfRangeException(nameof(PassphraseIterations), PassphraseIterations,
+                $"PassphraseIterations must be from {MinPassphraseIterations:N0} to {MaxPassphraseIterations:N0}.");
         }
 
         if (MaxShardBytes < 64 * 1024)

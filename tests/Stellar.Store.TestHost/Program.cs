@@ -2,7 +2,8 @@ namespace Stellar.Store.TestHost;
 
 /// <summary>
 /// Runs one verb, named by the first argument, for a test in another process: <c>lock &lt;dir&gt;</c> holds a
-/// store's lock until killed; <c>write &lt;dir&gt; ...</c> writes a seeded workload until killed (see
+/// store's lock until killed; <c>lock-twice &lt;dir&gt;</c> also tries a second lock in the same
+/// process (see <see cref="LockTwiceVerb"/>); <c>write &lt;dir&gt; ...</c> writes a seeded workload until killed (see
 /// <see cref="WriteVerb"/>). Verbs report progress as single lines on standard output, which the parent reads,
 /// and errors on standard error.
 /// </summary>
@@ -11,6 +12,7 @@ internal static class Program
     private static readonly Dictionary<string, Func<string[], int>> Verbs = new(StringComparer.Ordinal)
     {
         ["lock"] = LockVerb.Run,
+        ["lock-twice"] = LockTwiceVerb.Run,
         ["write"] = WriteVerb.Run,
     };
 

@@ -1,5 +1,4 @@
 using System.Buffers.Binary;
-using System.Collections.Concurrent;
 using System.Security.Cryptography;
 
 namespace Stellar.Store.Codecs;
@@ -31,6 +30,10 @@ namespace Stellar.Store.Codecs;
 /// per subkey instead of sharing one behind a lock. <see cref="Dispose"/> must not race with them: the engine
 /// disposes the cipher after its pipelines have drained.
 /// </para>
+/// <para>
+/// Subkeys live in a <see cref="SubkeyCache"/> of bounded size; an evicted one is zeroed with its pooled instances
+/// released, and derived again when its shard is read later.
+/// </para>
 /// </remarks>
 internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
 {
@@ -47,15 +50,19 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
     private const int NonceSequenceOffset = 4;
 
     private readonly byte[] _masterKey;
-    private readonly ConcurrentDictionary<ulong, ShardKey> _shardKeys = new();
+    private readonly SubkeyCache _subkeys;
 
     // No more calls than cores run at once, so idle instances beyond that would only hold native contexts.
     private readonly int _poolCapacity = Math.Max(2, Environment.ProcessorCount);
     private int _disposed;
 
-    /// <summary>Creates the cipher for a store's 32-byte master key; the key is copied, so the caller may zero its own.</summary>
+    /// <summary>
+    /// Creates the cipher for a store's 32-byte master key, holding at most <paramref name="subkeyCacheCapacity"/>
+    /// subkeys; the key is copied, so the caller may zero its own.
+    /// </summary>
     /// <exception cref="ArgumentException"><paramref name="masterKey"/> is not 32 bytes.</exception>
-    public AesGcmBlockCipher(byte[] masterKey)
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="subkeyCacheCapacity"/> is not positive.</exception>
+    public AesGcmBlockCipher(byte[] masterKey, int subkeyCacheCapacity = SubkeyCache.DefaultCapacity)
     {
         ArgumentNullException.ThrowIfNull(masterKey);
         if (masterKey.Length != KeySize)
@@ -67,10 +74,17 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
         // Pinned so the garbage collector never leaves copies of key material behind when it compacts.
         _masterKey = GC.AllocateArray<byte>(KeySize, pinned: true);
         masterKey.CopyTo(_masterKey, 0);
+        _subkeys = new SubkeyCache(subkeyCacheCapacity, id => new ShardKey(id, DeriveSubkey(id), _poolCapacity));
     }
 
     /// <inheritdoc />
     public int Overhead => TagSize;
+
+    /// <summary>The master key itself, so that tests can see it zeroed.</summary>
+    internal byte[] MasterKey => _masterKey;
+
+    /// <summary>The subkey cache, so that tests can watch its bound and its keys.</summary>
+    internal SubkeyCache Subkeys => _subkeys;
 
     private static ReadOnlySpan<byte> SubkeyLabel => "stellar-store/block/v1"u8;
 
@@ -90,15 +104,22 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
 
         Span<byte> nonce = stackalloc byte[NonceSize];
         WriteNonce(nonce, shardId, blockSequence);
-        var shardKey = GetShardKey(collectionId, shardId);
-        var aes = shardKey.Rent();
+        var shardKey = _subkeys.Acquire(KeyId(collectionId, shardId));
         try
         {
-            aes.Encrypt(nonce, plaintext, destination[..plaintext.Length], destination[plaintext.Length..], associatedData);
+            var aes = shardKey.Rent();
+            try
+            {
+                aes.Encrypt(nonce, plaintext, destination[..plaintext.Length], destination[plaintext.Length..], associatedData);
+            }
+            finally
+            {
+                shardKey.Return(aes);
+            }
         }
         finally
         {
-            shardKey.Return(aes);
+            _subkeys.Release(shardKey);
         }
     }
 
@@ -124,22 +145,29 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
 
         Span<byte> nonce = stackalloc byte[NonceSize];
         WriteNonce(nonce, shardId, blockSequence);
-        var shardKey = GetShardKey(collectionId, shardId);
-        var aes = shardKey.Rent();
+        var shardKey = _subkeys.Acquire(KeyId(collectionId, shardId));
         try
         {
-            aes.Decrypt(nonce, source[..length], source[length..], plaintext, associatedData);
-            return true;
-        }
-        catch (AuthenticationTagMismatchException)
-        {
-            // AesGcm already clears the output on failure; clearing again keeps the contract independent of that.
-            plaintext.Clear();
-            return false;
+            var aes = shardKey.Rent();
+            try
+            {
+                aes.Decrypt(nonce, source[..length], source[length..], plaintext, associatedData);
+                return true;
+            }
+            catch (AuthenticationTagMismatchException)
+            {
+                // AesGcm already clears the output on failure; clearing again keeps the contract independent of that.
+                plaintext.Clear();
+                return false;
+            }
+            finally
+            {
+                shardKey.Return(aes);
+            }
         }
         finally
         {
-            shardKey.Return(aes);
+            _subkeys.Release(shardKey);
         }
     }
 
@@ -151,12 +179,7 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
             return;
         }
 
-        foreach (var pair in _shardKeys)
-        {
-            pair.Value.Dispose();
-        }
-
-        _shardKeys.Clear();
+        _subkeys.Dispose();
         CryptographicOperations.ZeroMemory(_masterKey);
     }
 
@@ -166,27 +189,12 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
         BinaryPrimitives.WriteUInt64LittleEndian(nonce[NonceSequenceOffset..], blockSequence);
     }
 
-    private ShardKey GetShardKey(uint collectionId, uint shardId)
+    private static ulong KeyId(uint collectionId, uint shardId) => ((ulong)collectionId << 32) | shardId;
+
+    private byte[] DeriveSubkey(ulong keyId)
     {
-        var id = ((ulong)collectionId << 32) | shardId;
-        if (_shardKeys.TryGetValue(id, out var existing))
-        {
-            return existing;
-        }
-
-        var created = new ShardKey(DeriveSubkey(collectionId, shardId), _poolCapacity);
-        var winner = _shardKeys.GetOrAdd(id, created);
-        if (!ReferenceEquals(winner, created))
-        {
-            // Another thread derived the same subkey first; do not leave the losing copy in memory.
-            created.Dispose();
-        }
-
-        return winner;
-    }
-
-    private byte[] DeriveSubkey(uint collectionId, uint shardId)
-    {
+        var collectionId = (uint)(keyId >> 32);
+        var shardId = (uint)keyId;
         Span<byte> info = stackalloc byte[SubkeyLabel.Length + sizeof(uint) + sizeof(uint)];
         SubkeyLabel.CopyTo(info);
         BinaryPrimitives.WriteUInt32LittleEndian(info[SubkeyLabel.Length..], collectionId);
@@ -194,74 +202,5 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
         var subkey = GC.AllocateArray<byte>(KeySize, pinned: true);
         HKDF.DeriveKey(HashAlgorithmName.SHA256, _masterKey, subkey, ReadOnlySpan<byte>.Empty, info);
         return subkey;
-    }
-
-    /// <summary>One subkey and the idle <see cref="AesGcm"/> instances keyed with it.</summary>
-    private sealed class ShardKey : IDisposable
-    {
-        private readonly byte[] _subkey;
-        private readonly int _capacity;
-
-        // ConcurrentBag keeps a list per thread, so a thread that rents and returns finds its own instance again
-        // without contention.
-        private readonly ConcurrentBag<AesGcm> _idle = new();
-        private int _idleCount;
-        private volatile bool _disposed;
-
-        public ShardKey(byte[] subkey, int capacity)
-        {
-            _subkey = subkey;
-            _capacity = capacity;
-        }
-
-        public AesGcm Rent()
-        {
-            if (_idle.TryTake(out var aes))
-            {
-                Interlocked.Decrement(ref _idleCount);
-                return aes;
-            }
-
-            ObjectDisposedException.ThrowIf(_disposed, this);
-            return new AesGcm(_subkey, TagSize);
-        }
-
-        public void Return(AesGcm aes)
-        {
-            if (_disposed)
-            {
-                aes.Dispose();
-                return;
-            }
-
-            if (Interlocked.Increment(ref _idleCount) > _capacity)
-            {
-                Interlocked.Decrement(ref _idleCount);
-                aes.Dispose();
-                return;
-            }
-
-            _idle.Add(aes);
-            if (_disposed)
-            {
-                // Dispose ran between the check and the add; do not strand a keyed instance in the bag.
-                DisposeIdle();
-            }
-        }
-
-        public void Dispose()
-        {
-            _disposed = true;
-            DisposeIdle();
-            CryptographicOperations.ZeroMemory(_subkey);
-        }
-
-        private void DisposeIdle()
-        {
-            while (_idle.TryTake(out var aes))
-            {
-                aes.Dispose();
-            }
-        }
     }
 }

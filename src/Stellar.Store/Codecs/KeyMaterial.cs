@@ -56,7 +56,7 @@ internal static class KeyMaterial
     /// <param name="passphrase">A non-empty passphrase, or null when <paramref name="key"/> is given.</param>
     /// <param name="pbkdf2Iterations">PBKDF2 iterations for a passphrase; ignored for a key.</param>
     /// <exception cref="ArgumentException">Both or neither are given, the key is not 32 bytes, the passphrase is
-    /// empty, or the iteration count is not positive.</exception>
+    /// empty, or the iteration count is not positive or above <see cref="StoreOptions.MaxPassphraseIterations"/>.</exception>
     public static (EncryptionInfo Info, byte[] MasterKey) Create(byte[]? key, string? passphrase, int pbkdf2Iterations)
     {
         if ((key is null) == (passphrase is null))
@@ -83,6 +83,7 @@ internal static class KeyMaterial
         {
             ArgumentException.ThrowIfNullOrEmpty(passphrase);
             ArgumentOutOfRangeException.ThrowIfNegativeOrZero(pbkdf2Iterations);
+            ArgumentOutOfRangeException.ThrowIfGreaterThan(pbkdf2Iterations, StoreOptions.MaxPassphraseIterations);
             kdf = EncryptionInfo.Pbkdf2Sha256Kdf;
             iterations = pbkdf2Iterations;
             masterKey = DeriveFromPassphrase(passphrase, salt, iterations);
@@ -99,8 +100,8 @@ internal static class KeyMaterial
     /// <exception cref="WrongKeyException">The key or passphrase is wrong, is of the other kind than the store was
     /// created with, or neither is given.</exception>
     /// <exception cref="ArgumentException">Both are given, the key is not 32 bytes, or the passphrase is empty.</exception>
-    /// <exception cref="InvalidDataException"><paramref name="info"/> is malformed (unknown KDF, wrong lengths): the
-    /// manifest is damaged, not the key.</exception>
+    /// <exception cref="InvalidDataException"><paramref name="info"/> is malformed (unknown KDF, wrong lengths, an
+    /// iteration count out of bounds): the manifest is damaged, not the key. Checked before any key derivation.</exception>
     public static byte[] Unlock(EncryptionInfo info, byte[]? key, string? passphrase)
     {
         ArgumentNullException.ThrowIfNull(info);
@@ -147,6 +148,31 @@ internal static class KeyMaterial
         return masterKey;
     }
 
+    /// <summary>
+    /// A pinned private copy of the caller's <paramref name="key"/> (null for null), so that the caller may clear
+    /// theirs at any time; the owner zeroes it with <see cref="Zero"/> when done.
+    /// </summary>
+    public static byte[]? CopyKey(byte[]? key)
+    {
+        if (key is null)
+        {
+            return null;
+        }
+
+        var copy = GC.AllocateArray<byte>(key.Length, pinned: true);
+        key.CopyTo(copy, 0);
+        return copy;
+    }
+
+    /// <summary>Zeroes <paramref name="keyMaterial"/> when there is one.</summary>
+    public static void Zero(byte[]? keyMaterial)
+    {
+        if (keyMaterial is not null)
+        {
+            CryptographicOperations.ZeroMemory(keyMaterial);
+        }
+    }
+
     private static void Validate(EncryptionInfo info)
     {
         if (info.Kdf is not (EncryptionInfo.RawKdf or EncryptionInfo.Pbkdf2Sha256Kdf))
@@ -159,9 +185,14 @@ internal static class KeyMaterial
             throw new InvalidDataException($"The store's encryption salt must be {SaltSize} bytes; got {info.Salt?.Length ?? 0}.");
         }
 
-        if (info.Kdf == EncryptionInfo.Pbkdf2Sha256Kdf && info.Iterations <= 0)
+        // Checked before any derivation: the count comes from a file anyone with write access can edit, and an
+        // unbounded one would make the open run PBKDF2 for hours. The lower bound stays at one, not at
+        // StoreOptions.MinPassphraseIterations, so that stores created before that minimum still open; lowering the
+        // count in the manifest gains an attacker nothing, since the key check then fails.
+        if (info.Kdf == EncryptionInfo.Pbkdf2Sha256Kdf && info.Iterations is <= 0 or > StoreOptions.MaxPassphraseIterations)
         {
-            throw new InvalidDataException($"The store's PBKDF2 iteration count must be positive; got {info.Iterations}.");
+            throw new InvalidDataException(
+                $"The store's PBKDF2 iteration count must be from 1 to {StoreOptions.MaxPassphraseIterations:N0}; got {info.Iterations:N0}.");
         }
 
         if (info.KeyCheck is null || info.KeyCheck.Length != KeyCheckSize)

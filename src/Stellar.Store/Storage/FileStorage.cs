@@ -1,7 +1,8 @@
 namespace Stellar.Store.Storage;
 
 /// <summary>
-/// The <see cref="IStorage"/> of a real directory, created when missing. Every change to the directory that must
+/// The <see cref="IStorage"/> of a real directory, created when missing. On Unix the directory and every file it
+/// creates are private to their owner (see <see cref="PrivateFiles"/>). Every change to the directory that must
 /// survive a crash of the machine (<see cref="ReplaceAtomically"/>, <see cref="Rename"/>, a file's first flush)
 /// fsyncs the directory as well as the file.
 /// </summary>
@@ -21,7 +22,7 @@ internal sealed class FileStorage : IStorage
     {
         ArgumentException.ThrowIfNullOrEmpty(directory);
         Location = Path.GetFullPath(directory);
-        Directory.CreateDirectory(Location);
+        PrivateFiles.CreateDirectory(Location);
     }
 
     /// <inheritdoc />
@@ -93,8 +94,9 @@ internal sealed class FileStorage : IStorage
         var temp = target + StorageNames.TempSuffix;
         try
         {
-            using (var handle = File.OpenHandle(temp, FileMode.Create, FileAccess.Write, FileShare.None))
+            using (var file = PrivateFiles.Open(temp, FileMode.Create, FileAccess.Write, FileShare.None))
             {
+                var handle = file.SafeFileHandle;
                 RandomAccess.Write(handle, content, 0);
                 RandomAccess.FlushToDisk(handle);
             }
@@ -122,22 +124,11 @@ internal sealed class FileStorage : IStorage
 
     /// <inheritdoc />
     /// <remarks>
-    /// Opens the lock file with <see cref="FileShare.None"/>: on Unix .NET takes an exclusive <c>flock</c>, which
-    /// conflicts with every other open of the file, in this process or another, and dies with the process; on
-    /// Windows the share mode does the same. The lock file is never deleted, since deleting it would let a
-    /// second opener lock a new file while the first still holds the old one.
+    /// Takes an exclusive operating-system lock on the lock file (see <see cref="FileLock"/>): it conflicts with every
+    /// other holder, in this process or another, and dies with the process. The lock file is never deleted, since
+    /// deleting it would let a second opener lock a new file while the first still holds the old one.
     /// </remarks>
-    public IDisposable AcquireLock()
-    {
-        try
-        {
-            return File.OpenHandle(PathOf(StorageNames.LockFileName), FileMode.OpenOrCreate, FileAccess.ReadWrite, FileShare.None);
-        }
-        catch (IOException ex) when (StorageErrors.IsSharingViolation(ex))
-        {
-            throw new StoreLockedException(Location, ex);
-        }
-    }
+    public IDisposable AcquireLock() => FileLock.Acquire(PathOf(StorageNames.LockFileName), Location);
 
     private string PathOf(string name) => Path.Combine(Location, name);
 

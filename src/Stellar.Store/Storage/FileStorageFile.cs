@@ -23,6 +23,7 @@ namespace Stellar.Store.Storage;
 /// </remarks>
 internal sealed class FileStorageFile : IStorageFile
 {
+    private readonly FileStream _file;
     private readonly SafeFileHandle _handle;
     private readonly string _directory;
     private readonly bool _writable;
@@ -30,13 +31,14 @@ internal sealed class FileStorageFile : IStorageFile
     private bool _directoryFlushed;
     private bool _flushFailed;
 
-    private FileStorageFile(SafeFileHandle handle, string directory, string name, bool writable)
+    private FileStorageFile(FileStream file, string directory, string name, bool writable)
     {
-        _handle = handle;
+        _file = file;
+        _handle = file.SafeFileHandle;
         _directory = directory;
         _writable = writable;
         Name = name;
-        _length = writable ? RandomAccess.GetLength(handle) : 0;
+        _length = writable ? RandomAccess.GetLength(_handle) : 0;
     }
 
     /// <inheritdoc />
@@ -145,20 +147,20 @@ internal sealed class FileStorageFile : IStorageFile
     }
 
     /// <inheritdoc />
-    public void Dispose() => _handle.Dispose();
+    public void Dispose() => _file.Dispose();
 
     private static FileStorageFile Open(string directory, string name, FileMode mode, FileAccess access, bool writable)
     {
         // Other handles may read, and a sealed shard may be deleted or renamed while a reader still holds it
-        // (Windows refuses both unless every handle shares Delete).
-        var handle = File.OpenHandle(Path.Combine(directory, name), mode, access, FileShare.ReadWrite | FileShare.Delete);
+        // (Windows refuses both unless every handle shares Delete). A file created here is private to its owner.
+        var file = PrivateFiles.Open(Path.Combine(directory, name), mode, access, FileShare.ReadWrite | FileShare.Delete);
         try
         {
-            return new FileStorageFile(handle, directory, name, writable);
+            return new FileStorageFile(file, directory, name, writable);
         }
         catch
         {
-            handle.Dispose();
+            file.Dispose();
             throw;
         }
     }

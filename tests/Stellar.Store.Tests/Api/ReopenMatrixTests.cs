@@ -35,6 +35,7 @@ public sealed class ReopenMatrixTests : IDisposable
         EncryptionKey = encryption == "key" ? Enumerable.Range(0, 32).Select(i => (byte)(i * 7)).ToArray() : null,
         EncryptionPassphrase = encryption == "passphrase" ? "correct horse battery staple" : null,
         PassphraseIterations = 1_000, // the default's cost is the KDF's business, not this test's
+        AllowTestIterations = true,
     };
 
     [Theory]

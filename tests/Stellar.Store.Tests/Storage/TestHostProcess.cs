@@ -42,7 +42,10 @@ internal sealed class TestHostProcess : IDisposable
     }
 
     /// <summary>Starts the child with <paramref name="arguments"/> (a verb and its arguments).</summary>
-    public static TestHostProcess Start(params string[] arguments)
+    public static TestHostProcess Start(params string[] arguments) => StartWithEnvironment(new Dictionary<string, string>(), arguments);
+
+    /// <summary>Starts the child with <paramref name="arguments"/>, adding <paramref name="environment"/> to the variables it inherits.</summary>
+    public static TestHostProcess StartWithEnvironment(IReadOnlyDictionary<string, string> environment, params string[] arguments)
     {
         var start = new ProcessStartInfo(DotnetHost())
         {
@@ -54,6 +57,11 @@ internal sealed class TestHostProcess : IDisposable
         foreach (var argument in arguments)
         {
             start.ArgumentList.Add(argument);
+        }
+
+        foreach (var (name, value) in environment)
+        {
+            start.Environment[name] = value;
         }
 
         var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {AssemblyName}.");
