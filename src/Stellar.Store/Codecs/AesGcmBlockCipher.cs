@@ -5,16 +5,22 @@ using System.Security.Cryptography;
 namespace Stellar.Store.Codecs;
 
 /// <summary>
-/// AES-256-GCM block encryption with a 16-byte tag. Each (collection, shard) pair has its own subkey, derived from
-/// the store's master key with HKDF-SHA256; the 12-byte nonce is the shard id and the block sequence.
+/// AES-256-GCM block encryption with a 16-byte tag. Each shard has its own subkey, derived from the store's master
+/// key with HKDF-SHA256 over its collection id, shard id and the random salt in its header; the 12-byte nonce is the
+/// shard id and the block sequence.
 /// </summary>
 /// <remarks>
-/// <para>Subkey: <c>HKDF-SHA256(ikm: master key, salt: empty, info, 32 bytes)</c>, where info is</para>
+/// <para>Subkey: <c>HKDF-SHA256(ikm: master key, salt: empty, info, 32 bytes)</c>, where info is, for a shard with a
+/// header (format 2 and later)</para>
 /// <code>
-/// 00-21 [ascii]  "stellar-store/block/v1"
+/// 00-21 [ascii]  "stellar-store/block/v2"
 /// 22-25 [uint]   collection id, little-endian
 /// 26-29 [uint]   shard id, little-endian
+/// 30-45 [bytes]  the shard's salt
 /// </code>
+/// <para>and for a format-1 shard (no header, no salt) the same without the salt, under "stellar-store/block/v1".
+/// The salt is what keeps two copies of one store directory apart: both may go on to write shard N from sequence
+/// S, but each under its own random salt, so never under the same key and nonce.</para>
 /// <para>Nonce:</para>
 /// <code>
 /// 00-03 [uint]   shard id, little-endian
@@ -43,11 +49,14 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
     /// <summary>Length of the GCM authentication tag, the whole of <see cref="Overhead"/>.</summary>
     public const int TagSize = 16;
 
+    /// <summary>Length of a shard salt (format 2 and later; format-1 shards have none).</summary>
+    public const int SaltSize = 16;
+
     private const int NonceShardIdOffset = 0;
     private const int NonceSequenceOffset = 4;
 
     private readonly byte[] _masterKey;
-    private readonly ConcurrentDictionary<ulong, ShardKey> _shardKeys = new();
+    private readonly ConcurrentDictionary<(ulong Shard, Guid Salt), ShardKey> _shardKeys = new();
 
     // No more calls than cores run at once, so idle instances beyond that would only hold native contexts.
     private readonly int _poolCapacity = Math.Max(2, Environment.ProcessorCount);
@@ -72,12 +81,14 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
     /// <inheritdoc />
     public int Overhead => TagSize;
 
-    private static ReadOnlySpan<byte> SubkeyLabel => "stellar-store/block/v1"u8;
+    private static ReadOnlySpan<byte> LegacySubkeyLabel => "stellar-store/block/v1"u8;
+
+    private static ReadOnlySpan<byte> SubkeyLabel => "stellar-store/block/v2"u8;
 
     /// <inheritdoc />
     /// <exception cref="ArgumentException"><paramref name="destination"/> is not <c>plaintext.Length + Overhead</c> bytes.</exception>
     /// <exception cref="ObjectDisposedException">The cipher was disposed.</exception>
-    public void Encrypt(uint collectionId, uint shardId, ulong blockSequence, ReadOnlySpan<byte> plaintext,
+    public void Encrypt(uint collectionId, uint shardId, ReadOnlySpan<byte> shardSalt, ulong blockSequence, ReadOnlySpan<byte> plaintext,
         Span<byte> destination, ReadOnlySpan<byte> associatedData)
     {
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
@@ -90,7 +101,7 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
 
         Span<byte> nonce = stackalloc byte[NonceSize];
         WriteNonce(nonce, shardId, blockSequence);
-        var shardKey = GetShardKey(collectionId, shardId);
+        var shardKey = GetShardKey(collectionId, shardId, shardSalt);
         var aes = shardKey.Rent();
         try
         {
@@ -105,7 +116,7 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
     /// <inheritdoc />
     /// <exception cref="ArgumentException"><paramref name="plaintext"/> is not <c>source.Length - Overhead</c> bytes.</exception>
     /// <exception cref="ObjectDisposedException">The cipher was disposed.</exception>
-    public bool TryDecrypt(uint collectionId, uint shardId, ulong blockSequence, ReadOnlySpan<byte> source,
+    public bool TryDecrypt(uint collectionId, uint shardId, ReadOnlySpan<byte> shardSalt, ulong blockSequence, ReadOnlySpan<byte> source,
         Span<byte> plaintext, ReadOnlySpan<byte> associatedData)
     {
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
@@ -124,7 +135,7 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
 
         Span<byte> nonce = stackalloc byte[NonceSize];
         WriteNonce(nonce, shardId, blockSequence);
-        var shardKey = GetShardKey(collectionId, shardId);
+        var shardKey = GetShardKey(collectionId, shardId, shardSalt);
         var aes = shardKey.Rent();
         try
         {
@@ -166,15 +177,20 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
         BinaryPrimitives.WriteUInt64LittleEndian(nonce[NonceSequenceOffset..], blockSequence);
     }
 
-    private ShardKey GetShardKey(uint collectionId, uint shardId)
+    private ShardKey GetShardKey(uint collectionId, uint shardId, ReadOnlySpan<byte> shardSalt)
     {
-        var id = ((ulong)collectionId << 32) | shardId;
+        if (!shardSalt.IsEmpty && shardSalt.Length != SaltSize)
+        {
+            throw new ArgumentException($"A shard salt is {SaltSize} bytes; got {shardSalt.Length}.", nameof(shardSalt));
+        }
+
+        var id = (((ulong)collectionId << 32) | shardId, shardSalt.IsEmpty ? Guid.Empty : new Guid(shardSalt));
         if (_shardKeys.TryGetValue(id, out var existing))
         {
             return existing;
         }
 
-        var created = new ShardKey(DeriveSubkey(collectionId, shardId), _poolCapacity);
+        var created = new ShardKey(DeriveSubkey(collectionId, shardId, shardSalt), _poolCapacity);
         var winner = _shardKeys.GetOrAdd(id, created);
         if (!ReferenceEquals(winner, created))
         {
@@ -185,12 +201,14 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
         return winner;
     }
 
-    private byte[] DeriveSubkey(uint collectionId, uint shardId)
+    private byte[] DeriveSubkey(uint collectionId, uint shardId, ReadOnlySpan<byte> shardSalt)
     {
-        Span<byte> info = stackalloc byte[SubkeyLabel.Length + sizeof(uint) + sizeof(uint)];
-        SubkeyLabel.CopyTo(info);
-        BinaryPrimitives.WriteUInt32LittleEndian(info[SubkeyLabel.Length..], collectionId);
-        BinaryPrimitives.WriteUInt32LittleEndian(info[(SubkeyLabel.Length + sizeof(uint))..], shardId);
+        var label = shardSalt.IsEmpty ? LegacySubkeyLabel : SubkeyLabel;
+        Span<byte> info = stackalloc byte[label.Length + sizeof(uint) + sizeof(uint) + shardSalt.Length];
+        label.CopyTo(info);
+        BinaryPrimitives.WriteUInt32LittleEndian(info[label.Length..], collectionId);
+        BinaryPrimitives.WriteUInt32LittleEndian(info[(label.Length + sizeof(uint))..], shardId);
+        shardSalt.CopyTo(info[(label.Length + sizeof(uint) + sizeof(uint))..]);
         var subkey = GC.AllocateArray<byte>(KeySize, pinned: true);
         HKDF.DeriveKey(HashAlgorithmName.SHA256, _masterKey, subkey, ReadOnlySpan<byte>.Empty, info);
         return subkey;
