@@ -16,4 +16,13 @@ public sealed record RecoveryReport(
     IReadOnlyList<string> TruncatedShards,
     IReadOnlyList<string> IgnoredFiles,
     IReadOnlyList<string> RemovedFiles,
-    TimeSpan Elapsed);
+    TimeSpan Elapsed)
+{
+    /// <summary>
+    /// The generation of the manifest found at open: it grows by one with every change of the manifest. Nothing in
+    /// the directory can tell a whole copy of an older state of the store from the latest one; a server that records
+    /// this number elsewhere (a player's account, a cloud save's metadata) can, by refusing a generation lower than
+    /// the one it recorded. 0 for a new store or a store written by format 1.
+    /// </summary>
+    public ulong ManifestGeneration { get; init; }
+}

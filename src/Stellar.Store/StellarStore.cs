@@ -94,6 +94,24 @@ public sealed class StellarStore : IAsyncDisposable
     public RecoveryReport Recovery { get; }
 
     /// <summary>
+    /// The generation of the manifest now: it grows by one with every change of the store's manifest (a new
+    /// collection, a shard roll, a compaction). Record it after <see cref="FlushAsync"/> or dispose, and compare it
+    /// with <see cref="RecoveryReport.ManifestGeneration"/> at the next open to tell an older copy of the store
+    /// directory (a restored backup, a rolled-back save folder) from the latest: nothing inside the directory can.
+    /// </summary>
+    /// <remarks>Thread safety: may be read from any thread.</remarks>
+    public ulong ManifestGeneration
+    {
+        get
+        {
+            lock (_manifest)
+            {
+                return _manifest.Generation;
+            }
+        }
+    }
+
+    /// <summary>
     /// Opens the store at <paramref name="path"/>, creating it when the directory holds none. Verifies every block
     /// (a torn tail of an active shard is cut and reported in <see cref="Recovery"/>).
     /// </summary>
@@ -246,12 +264,14 @@ public sealed class StellarStore : IAsyncDisposable
                     try
                     {
                         masterKey = KeyMaterial.Unlock(manifest.Encryption, key, options.EncryptionPassphrase);
-                        cipher = new AesGcmBlockCipher(masterKey);
                     }
                     catch (InvalidDataException e)
                     {
                         throw new CorruptStoreException(System.IO.Path.Combine(path, Manifest.FileName), $"the manifest's encryption parameters are damaged: {e.Message}", e);
                     }
+
+                    cipher = new AesGcmBlockCipher(masterKey);
+                    manifest.Authenticate(Manifest.DeriveMacKey(masterKey), System.IO.Path.Combine(path, Manifest.FileName));
                 }
             }
             else
@@ -269,11 +289,15 @@ public sealed class StellarStore : IAsyncDisposable
                     (var info, masterKey) = KeyMaterial.Create(key, options.EncryptionPassphrase, options.PassphraseIterations);
                     manifest.Encryption = info;
                     cipher = new AesGcmBlockCipher(masterKey);
+                    manifest.MacKey = Manifest.DeriveMacKey(masterKey);
                 }
             }
 
             // Blocks say how they were compressed, so the option may change between opens; it applies to new blocks.
-            if (manifest.Compression != (byte)options.Compression || !storage.Exists(Manifest.FileName))
+            // A manifest of an older format is rewritten in the current one at once (signed, if the store is
+            // encrypted), before anything else can change it.
+            var generation = manifest.Generation;
+            if (manifest.Compression != (byte)options.Compression || !storage.Exists(Manifest.FileName) || manifest.FormatVersion < Manifest.CurrentFormatVersion)
             {
                 manifest.Compression = (byte)options.Compression;
                 ChangeManifest(storage, manifest, static () => { }, static () => { });
@@ -297,7 +321,7 @@ public sealed class StellarStore : IAsyncDisposable
             }
 
             var ignored = storage.List().Where(f => !known.Contains(f)).Order(StringComparer.Ordinal).ToArray();
-            var report = new RecoveryReport(blocks, truncated, truncatedShards, ignored, removed, stopwatch.Elapsed);
+            var report = new RecoveryReport(blocks, truncated, truncatedShards, ignored, removed, stopwatch.Elapsed) { ManifestGeneration = generation };
             return new StellarStore(path, options, storage, storeLock, manifest, codec, cipher, chains, report);
         }
         catch
@@ -413,6 +437,11 @@ public sealed class StellarStore : IAsyncDisposable
         }
 
         _cipher?.Dispose();
+        if (_manifest.MacKey is { } macKey)
+        {
+            System.Security.Cryptography.CryptographicOperations.ZeroMemory(macKey);
+        }
+
         _lock.Dispose();
         _system.Stop(_guardian);
         Volatile.Write(ref _shutdownHook.Value, null);

@@ -4,7 +4,8 @@ namespace Stellar.Store.TestHost;
 /// Runs one verb, named by the first argument, for a test in another process: <c>lock &lt;dir&gt;</c> holds a
 /// store's lock until killed; <c>lock-twice &lt;dir&gt;</c> also tries a second lock in the same
 /// process (see <see cref="LockTwiceVerb"/>); <c>write &lt;dir&gt; ...</c> writes a seeded workload until killed (see
-/// <see cref="WriteVerb"/>). Verbs report progress as single lines on standard output, which the parent reads,
+/// <see cref="WriteVerb"/>); <c>fixture &lt;dir&gt; plain|encrypted</c> writes a format fixture store (see
+/// <see cref="FixtureVerb"/>). Verbs report progress as single lines on standard output, which the parent reads,
 /// and errors on standard error.
 /// </summary>
 internal static class Program
@@ -14,6 +15,7 @@ internal static class Program
         ["lock"] = LockVerb.Run,
         ["lock-twice"] = LockTwiceVerb.Run,
         ["write"] = WriteVerb.Run,
+        ["fixture"] = FixtureVerb.Run,
     };
 
     public static int Main(string[] args)

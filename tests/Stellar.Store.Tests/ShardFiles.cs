@@ -13,11 +13,21 @@ internal static class ShardFiles
     public static IReadOnlyList<string> Names(IStorage storage) =>
         storage.List().Where(n => n.EndsWith(".shard", StringComparison.Ordinal)).Order(StringComparer.Ordinal).ToList();
 
+    /// <summary>
+    /// Where the blocks of a shard file start: after its header (format 2 and later, magic "SSH2" at offset 0), or at
+    /// 0 for a format-1 shard.
+    /// </summary>
+    public static int FirstBlockOffset(ReadOnlySpan<byte> bytes) =>
+        bytes.Length >= 4 && System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(bytes) == 0x32485353 ? 36 : 0;
+
+    /// <summary>The salt in a shard file's header (bytes 16-31), or empty for a format-1 shard.</summary>
+    public static byte[] Salt(ReadOnlySpan<byte> bytes) => FirstBlockOffset(bytes) == 0 ? [] : bytes.Slice(16, 16).ToArray();
+
     /// <summary>The whole blocks of <paramref name="bytes"/>, in file order, up to the first that is not whole and valid.</summary>
     public static List<Block> Blocks(string file, byte[] bytes)
     {
         var blocks = new List<Block>();
-        var offset = 0;
+        var offset = FirstBlockOffset(bytes);
         while (offset < bytes.Length)
         {
             var header = BlockHeader.TryRead(bytes.AsSpan(offset), out _);

@@ -52,7 +52,7 @@ public class BlockAppendBenchmarks : StoreBenchmark
         }
 
         var codec = new BlockCodec(null, new Codecs.Lz4Compressor(), null);
-        var block = codec.Encode(1, 1, 1, count, BlockFlags.None, raw.GetBuffer().AsSpan(0, (int)raw.Length), out var length);
+        var block = codec.Encode(1, 1, default, 1, count, BlockFlags.None, raw.GetBuffer().AsSpan(0, (int)raw.Length), out var length);
         _block = block.AsSpan(0, length).ToArray();
         System.Buffers.ArrayPool<byte>.Shared.Return(block);
         SideMetrics.Record(this, SideMetrics.AnyMethod, SideMetrics.BytesPerOp, _block.Length);
@@ -130,8 +130,8 @@ public class BlockAppendBenchmarks : StoreBenchmark
     {
         for (var i = 0; i < Scale.Ops(Blocks); i++)
         {
-            var (shardId, _) = _chain.Reserve(_block.Length);
-            _chain.Append(shardId, _block);
+            var (shardId, sequence) = _chain.Reserve(_block.Length);
+            _chain.Append(shardId, sequence, _block);
             _chain.EndGroup();
         }
     }

@@ -4,16 +4,22 @@ using System.Security.Cryptography;
 namespace Stellar.Store.Codecs;
 
 /// <summary>
-/// AES-256-GCM block encryption with a 16-byte tag. Each (collection, shard) pair has its own subkey, derived from
-/// the store's master key with HKDF-SHA256; the 12-byte nonce is the shard id and the block sequence.
+/// AES-256-GCM block encryption with a 16-byte tag. Each shard has its own subkey, derived from the store's master
+/// key with HKDF-SHA256 over its collection id, shard id and the random salt in its header; the 12-byte nonce is the
+/// shard id and the block sequence.
 /// </summary>
 /// <remarks>
-/// <para>Subkey: <c>HKDF-SHA256(ikm: master key, salt: empty, info, 32 bytes)</c>, where info is</para>
+/// <para>Subkey: <c>HKDF-SHA256(ikm: master key, salt: empty, info, 32 bytes)</c>, where info is, for a shard with a
+/// header (format 2 and later)</para>
 /// <code>
-/// 00-21 [ascii]  "stellar-store/block/v1"
+/// 00-21 [ascii]  "stellar-store/block/v2"
 /// 22-25 [uint]   collection id, little-endian
 /// 26-29 [uint]   shard id, little-endian
+/// 30-45 [bytes]  the shard's salt
 /// </code>
+/// <para>and for a format-1 shard (no header, no salt) the same without the salt, under "stellar-store/block/v1".
+/// The salt is what keeps two copies of one store directory apart: both may go on to write shard N from sequence
+/// S, but each under its own random salt, so never under the same key and nonce.</para>
 /// <para>Nonce:</para>
 /// <code>
 /// 00-03 [uint]   shard id, little-endian
@@ -22,7 +28,7 @@ namespace Stellar.Store.Codecs;
 /// <para>
 /// The shard id sits in the nonce although the subkey already binds it, so that nonces stay unique under a key
 /// even if a later format ever shared one subkey between shards. The engine must never encrypt one
-/// (collection, shard, sequence) triple twice (see <see cref="IBlockCipher"/>).
+/// (collection, shard, salt, sequence) tuple twice (see <see cref="IBlockCipher"/>).
 /// </para>
 /// <para>
 /// Thread safety: <see cref="Encrypt"/> and <see cref="TryDecrypt"/> may run on any number of threads at once.
@@ -45,6 +51,9 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
 
     /// <summary>Length of the GCM authentication tag, the whole of <see cref="Overhead"/>.</summary>
     public const int TagSize = 16;
+
+    /// <summary>Length of a shard salt (format 2 and later; format-1 shards have none).</summary>
+    public const int SaltSize = 16;
 
     private const int NonceShardIdOffset = 0;
     private const int NonceSequenceOffset = 4;
@@ -86,12 +95,14 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
     /// <summary>The subkey cache, so that tests can watch its bound and its keys.</summary>
     internal SubkeyCache Subkeys => _subkeys;
 
-    private static ReadOnlySpan<byte> SubkeyLabel => "stellar-store/block/v1"u8;
+    private static ReadOnlySpan<byte> LegacySubkeyLabel => "stellar-store/block/v1"u8;
+
+    private static ReadOnlySpan<byte> SubkeyLabel => "stellar-store/block/v2"u8;
 
     /// <inheritdoc />
     /// <exception cref="ArgumentException"><paramref name="destination"/> is not <c>plaintext.Length + Overhead</c> bytes.</exception>
     /// <exception cref="ObjectDisposedException">The cipher was disposed.</exception>
-    public void Encrypt(uint collectionId, uint shardId, ulong blockSequence, ReadOnlySpan<byte> plaintext,
+    public void Encrypt(uint collectionId, uint shardId, ReadOnlySpan<byte> shardSalt, ulong blockSequence, ReadOnlySpan<byte> plaintext,
         Span<byte> destination, ReadOnlySpan<byte> associatedData)
     {
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
@@ -104,7 +115,7 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
 
         Span<byte> nonce = stackalloc byte[NonceSize];
         WriteNonce(nonce, shardId, blockSequence);
-        var shardKey = _subkeys.Acquire(KeyId(collectionId, shardId));
+        var shardKey = _subkeys.Acquire(SubkeyId.Of(collectionId, shardId, shardSalt));
         try
         {
             var aes = shardKey.Rent();
@@ -126,7 +137,7 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
     /// <inheritdoc />
     /// <exception cref="ArgumentException"><paramref name="plaintext"/> is not <c>source.Length - Overhead</c> bytes.</exception>
     /// <exception cref="ObjectDisposedException">The cipher was disposed.</exception>
-    public bool TryDecrypt(uint collectionId, uint shardId, ulong blockSequence, ReadOnlySpan<byte> source,
+    public bool TryDecrypt(uint collectionId, uint shardId, ReadOnlySpan<byte> shardSalt, ulong blockSequence, ReadOnlySpan<byte> source,
         Span<byte> plaintext, ReadOnlySpan<byte> associatedData)
     {
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
@@ -145,7 +156,7 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
 
         Span<byte> nonce = stackalloc byte[NonceSize];
         WriteNonce(nonce, shardId, blockSequence);
-        var shardKey = _subkeys.Acquire(KeyId(collectionId, shardId));
+        var shardKey = _subkeys.Acquire(SubkeyId.Of(collectionId, shardId, shardSalt));
         try
         {
             var aes = shardKey.Rent();
@@ -189,16 +200,19 @@ internal sealed class AesGcmBlockCipher : IBlockCipher, IDisposable
         BinaryPrimitives.WriteUInt64LittleEndian(nonce[NonceSequenceOffset..], blockSequence);
     }
 
-    private static ulong KeyId(uint collectionId, uint shardId) => ((ulong)collectionId << 32) | shardId;
-
-    private byte[] DeriveSubkey(ulong keyId)
+    private byte[] DeriveSubkey(SubkeyId id)
     {
-        var collectionId = (uint)(keyId >> 32);
-        var shardId = (uint)keyId;
-        Span<byte> info = stackalloc byte[SubkeyLabel.Length + sizeof(uint) + sizeof(uint)];
-        SubkeyLabel.CopyTo(info);
-        BinaryPrimitives.WriteUInt32LittleEndian(info[SubkeyLabel.Length..], collectionId);
-        BinaryPrimitives.WriteUInt32LittleEndian(info[(SubkeyLabel.Length + sizeof(uint))..], shardId);
+        var label = id.Salt == Guid.Empty ? LegacySubkeyLabel : SubkeyLabel;
+        var saltLength = id.Salt == Guid.Empty ? 0 : SaltSize;
+        Span<byte> info = stackalloc byte[label.Length + sizeof(uint) + sizeof(uint) + saltLength];
+        label.CopyTo(info);
+        BinaryPrimitives.WriteUInt32LittleEndian(info[label.Length..], id.CollectionId);
+        BinaryPrimitives.WriteUInt32LittleEndian(info[(label.Length + sizeof(uint))..], id.ShardId);
+        if (saltLength > 0)
+        {
+            id.Salt.TryWriteBytes(info[(label.Length + sizeof(uint) + sizeof(uint))..]);
+        }
+
         var subkey = GC.AllocateArray<byte>(KeySize, pinned: true);
         HKDF.DeriveKey(HashAlgorithmName.SHA256, _masterKey, subkey, ReadOnlySpan<byte>.Empty, info);
         return subkey;

@@ -26,7 +26,7 @@ internal sealed class ShardKey : IDisposable
     private bool _disposed;
 
     /// <summary>Takes ownership of <paramref name="subkey"/>, which <see cref="Dispose"/> zeroes.</summary>
-    public ShardKey(ulong id, byte[] subkey, int poolCapacity)
+    public ShardKey(SubkeyId id, byte[] subkey, int poolCapacity)
     {
         Id = id;
         _subkey = subkey;
@@ -34,7 +34,7 @@ internal sealed class ShardKey : IDisposable
     }
 
     /// <summary>The cache's id of the key: collection id in the high half, shard id in the low half.</summary>
-    public ulong Id { get; }
+    public SubkeyId Id { get; }
 
     /// <summary>Callers between <see cref="SubkeyCache.Acquire"/> and <see cref="SubkeyCache.Release"/>.</summary>
     public int Users { get; set; }

@@ -22,13 +22,13 @@ internal sealed class SubkeyCache : IDisposable
     public const int DefaultCapacity = 64;
 
     private readonly object _gate = new();
-    private readonly Dictionary<ulong, LinkedListNode<ShardKey>> _entries = new();
+    private readonly Dictionary<SubkeyId, LinkedListNode<ShardKey>> _entries = new();
     private readonly LinkedList<ShardKey> _recent = new(); // most recently used first
-    private readonly Func<ulong, ShardKey> _create;
+    private readonly Func<SubkeyId, ShardKey> _create;
     private bool _disposed;
 
     /// <summary>A cache of at most <paramref name="capacity"/> keys, made on a miss by <paramref name="create"/>.</summary>
-    public SubkeyCache(int capacity, Func<ulong, ShardKey> create)
+    public SubkeyCache(int capacity, Func<SubkeyId, ShardKey> create)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(capacity);
         ArgumentNullException.ThrowIfNull(create);
@@ -53,7 +53,7 @@ internal sealed class SubkeyCache : IDisposable
 
     /// <summary>The key for <paramref name="id"/>, held for the caller until <see cref="Release"/>.</summary>
     /// <exception cref="ObjectDisposedException">The cache was disposed.</exception>
-    public ShardKey Acquire(ulong id)
+    public ShardKey Acquire(SubkeyId id)
     {
         lock (_gate)
         {

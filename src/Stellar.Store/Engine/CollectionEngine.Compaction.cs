@@ -73,7 +73,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
 
             var shardId = run.OutputIds[run.Outputs.Count];
             var count = 0;
-            long bound = 0;
+            long bound = ShardHeader.Size;
             while (next + count < blocks.Count && (count == 0 || bound + blocks[next + count].Bound <= _maxShardBytes))
             {
                 bound += blocks[next + count].Bound;
@@ -81,7 +81,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
             }
 
             var shardBlocks = blocks.GetRange(next, count);
-            WriteOutputShard(shardId, live, shardBlocks, sequence, valueOffsets, locations, cancellationToken);
+            run.OutputDetails[shardId] = WriteOutputShard(shardId, live, shardBlocks, sequence, valueOffsets, locations, cancellationToken);
             foreach (var block in shardBlocks)
             {
                 for (var i = block.Start; i < block.End; i++)
@@ -191,7 +191,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
     {
         try
         {
-            _chain.CompleteCompaction(run.Prefix, run.Outputs);
+            _chain.CompleteCompaction(run.Prefix, run.Outputs, run.OutputDetails);
         }
         catch (IOException e)
         {
@@ -321,9 +321,12 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         }
     }
 
-    private void WriteOutputShard(uint shardId, List<(TKey Key, VersionNode<TValue> Node)> live, List<OutputBlock> blocks, ulong firstSequence,
+    /// <summary>Writes one output shard (header, then blocks), flushes and renames it; returns what the manifest will record of it.</summary>
+    private ManifestShard WriteOutputShard(uint shardId, List<(TKey Key, VersionNode<TValue> Node)> live, List<OutputBlock> blocks, ulong firstSequence,
         int[] valueOffsets, ValueLocation?[] locations, CancellationToken cancellationToken)
     {
+        var shardHeader = _chain.OutputHeader(shardId);
+        long sealedLength;
         var encoded = new (byte[] Bytes, int Length)[blocks.Count];
         try
         {
@@ -359,7 +362,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
                         position += RecordFormat.Write(raw.AsSpan(position), RecordKind.Put, written[..keyLength], written[keyLength..]);
                     }
 
-                    var bytes = _codec.Encode(_chain.CollectionId, shardId, firstSequence + (ulong)b + 1, (uint)(block.End - block.Start),
+                    var bytes = _codec.Encode(_chain.CollectionId, shardId, shardHeader.Salt, firstSequence + (ulong)b + 1, (uint)(block.End - block.Start),
                         BlockFlags.None, raw.AsSpan(0, position), out var length);
                     encoded[b] = (bytes, length);
                 }
@@ -374,6 +377,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
             _chain.Storage.Delete(temp);
             using (var file = _chain.Storage.Open(temp))
             {
+                file.Append(shardHeader.ToArray());
                 for (var b = 0; b < blocks.Count; b++)
                 {
                     cancellationToken.ThrowIfCancellationRequested();
@@ -389,6 +393,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
                 }
 
                 file.FlushToDisk();
+                sealedLength = file.Length;
             }
 
             _chain.Storage.Rename(temp, name);
@@ -403,6 +408,14 @@ internal sealed partial class CollectionEngine<TKey, TValue>
                 }
             }
         }
+
+        return new ManifestShard
+        {
+            Salt = shardHeader.Salt,
+            FirstSequence = firstSequence + 1,
+            SealedLength = sealedLength,
+            LastSequence = firstSequence + (ulong)blocks.Count,
+        };
     }
 
     /// <summary>Raw record bytes per shard: all records, and those readers can still see.</summary>

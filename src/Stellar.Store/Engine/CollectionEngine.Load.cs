@@ -68,7 +68,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
     private DecodedRecord[] DecodeBlock(in ScannedBlock block)
     {
         var path = _chain.PathOf(block.ShardId);
-        var raw = _codec.Decode(_chain.ReadBlock(block), block.Header, path, block.Offset);
+        var raw = _codec.Decode(_chain.ReadBlock(block), block.Header, _chain.SaltOf(block.ShardId), path, block.Offset);
         var records = new DecodedRecord[block.Header.RecordCount];
         var position = 0;
         try
@@ -152,7 +152,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
     private ReadOnlyMemory<byte> ReadRawValue(ValueLocation location)
     {
         var (block, header) = _chain.ReadBlockAt(location);
-        var raw = _codec.Decode(block, header, _chain.PathOf(location.ShardId), location.BlockOffset);
+        var raw = _codec.Decode(block, header, _chain.SaltOf(location.ShardId), _chain.PathOf(location.ShardId), location.BlockOffset);
         if (location.ValueOffset < 0 || location.ValueOffset + (long)location.ValueLength > raw.Length)
         {
             throw new CorruptBlockException(_chain.PathOf(location.ShardId), location.BlockOffset, "a large value lies outside its block");

@@ -246,7 +246,7 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
                 var raw = blocks[i].Concatenate();
                 try
                 {
-                    var bytes = _codec.Encode(_chain.CollectionId, reserved[i].ShardId, reserved[i].Sequence,
+                    var bytes = _codec.Encode(_chain.CollectionId, reserved[i].ShardId, _chain.SaltOf(reserved[i].ShardId), reserved[i].Sequence,
                         (uint)blocks[i].Writes.Count, BlockFlags.None, raw.AsSpan(0, (int)blocks[i].Bytes), out var length);
                     encoded[i] = (bytes, length, reserved[i].ShardId);
                 }
@@ -272,7 +272,7 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
             for (var i = 0; i < blocks.Count; i++)
             {
                 var (bytes, length, shardId) = encoded[i];
-                offsets[i] = _chain.Append(shardId, bytes.AsSpan(0, length), readable: blocks[i].HoldsLargeValue);
+                offsets[i] = _chain.Append(shardId, reserved[i].Sequence, bytes.AsSpan(0, length), readable: blocks[i].HoldsLargeValue);
             }
 
             _chain.EndGroup();

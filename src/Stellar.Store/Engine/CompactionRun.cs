@@ -1,3 +1,5 @@
+using Stellar.Store.Format;
+
 namespace Stellar.Store.Engine;
 
 /// <summary>
@@ -15,6 +17,9 @@ internal sealed class CompactionRun
     /// <summary>The output shards actually written, in order.</summary>
     public List<uint> Outputs { get; } = new();
 
+    /// <summary>What the manifest records of each output shard: salt, first and last sequence, sealed length.</summary>
+    public Dictionary<uint, ManifestShard> OutputDetails { get; } = new();
+
     /// <summary>The last block sequence handed out at begin: output blocks take sequences from 1 up to it.</summary>
     public ulong LastSequence { get; set; }
 
@@ -26,7 +31,6 @@ internal sealed class CompactionRun
 
     /// <summary>Why the begin or finish step failed; the store is unchanged then.</summary>
     public Exception? Error { get; set; }
-
 
     /// <summary>Whether there is anything to compact.</summary>
     public bool HasWork => Prefix.Length > 0;

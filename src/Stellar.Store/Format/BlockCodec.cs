@@ -27,10 +27,10 @@ internal sealed class BlockCodec
     }
 
     /// <summary>
-    /// Encodes a block. Returns a buffer rented from <see cref="ArrayPool{T}.Shared"/> holding the whole block in
+    /// Encodes a block of the shard whose salt is <paramref name="shardSalt"/> (empty for a format-1 shard). Returns a buffer rented from <see cref="ArrayPool{T}.Shared"/> holding the whole block in
     /// its first <paramref name="length"/> bytes; the caller returns it to the pool.
     /// </summary>
-    public byte[] Encode(uint collectionId, uint shardId, ulong sequence, uint recordCount, BlockFlags extraFlags,
+    public byte[] Encode(uint collectionId, uint shardId, ReadOnlySpan<byte> shardSalt, ulong sequence, uint recordCount, BlockFlags extraFlags,
         ReadOnlySpan<byte> raw, out int length)
     {
         byte[]? compressed = null;
@@ -62,7 +62,7 @@ internal sealed class BlockCodec
             header.WriteTo(span);
             if (_cipher is not null)
             {
-                _cipher.Encrypt(collectionId, shardId, sequence, body, span[BlockHeader.Size..],
+                _cipher.Encrypt(collectionId, shardId, shardSalt, sequence, body, span[BlockHeader.Size..],
                     span[..BlockHeader.AssociatedDataLength]);
             }
             else
@@ -83,11 +83,12 @@ internal sealed class BlockCodec
     }
 
     /// <summary>
-    /// Verifies and decodes a whole block (header and payload) whose header was already parsed. Returns the raw
+    /// Verifies and decodes a whole block (header and payload) whose header was already parsed, of the shard whose
+    /// salt is <paramref name="shardSalt"/>. Returns the raw
     /// record bytes (a new array), or throws <see cref="CorruptBlockException"/> naming <paramref name="path"/>
     /// and <paramref name="offset"/>.
     /// </summary>
-    public byte[] Decode(ReadOnlySpan<byte> block, in BlockHeader header, string path, long offset)
+    public byte[] Decode(ReadOnlySpan<byte> block, in BlockHeader header, ReadOnlySpan<byte> shardSalt, string path, long offset)
     {
         if (!BlockHeader.HasValidBlockCrc(block))
         {
@@ -112,7 +113,7 @@ internal sealed class BlockCodec
 
                 decrypted = ArrayPool<byte>.Shared.Rent(payload.Length - _cipher.Overhead);
                 var plain = decrypted.AsSpan(0, payload.Length - _cipher.Overhead);
-                if (!_cipher.TryDecrypt(header.CollectionId, header.ShardId, header.Sequence, payload, plain,
+                if (!_cipher.TryDecrypt(header.CollectionId, header.ShardId, shardSalt, header.Sequence, payload, plain,
                         block[..BlockHeader.AssociatedDataLength]))
                 {
                     throw new CorruptBlockException(path, offset, "authentication failed (the block or its header was altered)");

@@ -1,30 +1,49 @@
 using System.Buffers.Binary;
+using System.Security.Cryptography;
 using System.Text.Json;
+using System.Text.Json.Serialization;
 using Stellar.Store.Codecs;
 
 namespace Stellar.Store.Format;
 
 /// <summary>
-/// The store's manifest: format version, codecs, encryption parameters and key check, and per collection its
-/// id, types and chain of shards. Replaced atomically (temp file, fsync, rename) on every change.
+/// The store's manifest: format version, generation, codecs, encryption parameters and key check, and per
+/// collection its id, types and chain of shards. Replaced atomically (temp file, fsync, rename) on every change.
 /// <code>
 /// 00-03 [u32] magic "STLM"
 /// 04-07 [u32] format version
 /// 08-11 [u32] body length N
 /// 12..  [N]   body: UTF-8 JSON
+/// encrypted stores, format 2 and later:
+/// ..+32 [32]  HMAC-SHA256 over bytes 00 to 12+N, keyed from the master key (see <see cref="MacKeyLabel"/>)
 /// ..+4  [u32] CRC32C over every byte before it
 /// </code>
+/// The MAC makes an edited manifest of an encrypted store (a shard dropped from a chain, a sealed length or salt
+/// changed, a collection removed) fail to open; the CRC catches accidents in every store. The generation grows by
+/// one with every replace, so a caller who keeps it elsewhere can tell an older copy of the manifest from the latest.
 /// </summary>
 internal sealed class Manifest
 {
     public const string FileName = "MANIFEST";
     public const uint Magic = 0x4D4C5453; // "STLM"
-    public const int CurrentFormatVersion = 1;
+    public const int CurrentFormatVersion = 2;
+
+    /// <summary>The HMAC-SHA256 key of the manifest is HKDF-SHA256(master key, info: this label).</summary>
+    public const string MacKeyLabel = "stellar-store/manifest/v2";
+
+    public const int MacLength = 32;
     private const int PrefixLength = 12;
+
+    // The bytes a parsed manifest's MAC covers and the MAC itself, kept until Authenticate checks them.
+    private byte[]? _signed;
+    private byte[]? _mac;
 
     private static readonly JsonSerializerOptions JsonOptions = new() { WriteIndented = true };
 
     public int FormatVersion { get; set; } = CurrentFormatVersion;
+
+    /// <summary>Grows by one with every replace of the manifest file.</summary>
+    public ulong Generation { get; set; }
 
     /// <summary>The compressor id of new blocks (0: none, 1: LZ4).</summary>
     public byte Compression { get; set; }
@@ -34,16 +53,73 @@ internal sealed class Manifest
 
     public List<ManifestCollection> Collections { get; set; } = new();
 
+    /// <summary>
+    /// The key that signs and authenticates the manifest of an encrypted store (null for a plain one). Set once the
+    /// master key is known; never serialized.
+    /// </summary>
+    [JsonIgnore]
+    public byte[]? MacKey { get; set; }
+
+    /// <summary>Derives <see cref="MacKey"/> from the store's master key (pinned, so no copy is left behind).</summary>
+    public static byte[] DeriveMacKey(ReadOnlySpan<byte> masterKey)
+    {
+        var key = GC.AllocateArray<byte>(MacLength, pinned: true);
+        HKDF.DeriveKey(HashAlgorithmName.SHA256, masterKey, key, ReadOnlySpan<byte>.Empty, System.Text.Encoding.ASCII.GetBytes(MacKeyLabel));
+        return key;
+    }
+
+    /// <summary>
+    /// The file's bytes in the current format, one generation on: signed with <see cref="MacKey"/> when the store is
+    /// encrypted. Advances <see cref="Generation"/>.
+    /// </summary>
     public byte[] Serialize()
     {
+        FormatVersion = CurrentFormatVersion;
+        Generation++;
         var body = JsonSerializer.SerializeToUtf8Bytes(this, JsonOptions);
-        var bytes = new byte[PrefixLength + body.Length + 4];
+        var signed = Encryption is not null;
+        if (signed && MacKey is null)
+        {
+            throw new InvalidOperationException("The manifest of an encrypted store cannot be written before its key is known.");
+        }
+
+        var macLength = signed ? MacLength : 0;
+        var bytes = new byte[PrefixLength + body.Length + macLength + 4];
         BinaryPrimitives.WriteUInt32LittleEndian(bytes, Magic);
         BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(4), FormatVersion);
         BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(8), body.Length);
         body.CopyTo(bytes.AsSpan(PrefixLength));
-        BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan(PrefixLength + body.Length), Crc32C.Compute(bytes.AsSpan(0, PrefixLength + body.Length)));
+        var end = PrefixLength + body.Length;
+        if (signed)
+        {
+            HMACSHA256.HashData(MacKey, bytes.AsSpan(0, end), bytes.AsSpan(end, MacLength));
+            end += MacLength;
+        }
+
+        BinaryPrimitives.WriteUInt32LittleEndian(bytes.AsSpan(end), Crc32C.Compute(bytes.AsSpan(0, end)));
         return bytes;
+    }
+
+    /// <summary>
+    /// Checks the MAC of a parsed manifest of an encrypted store with <paramref name="macKey"/> and keeps the key for
+    /// later saves. A format-1 manifest has no MAC and passes (it is signed from its first save on).
+    /// </summary>
+    /// <exception cref="CorruptStoreException">The MAC does not match: the manifest was changed by someone without the key.</exception>
+    public void Authenticate(byte[] macKey, string path)
+    {
+        if (_signed is not null && _mac is not null)
+        {
+            Span<byte> expected = stackalloc byte[MacLength];
+            HMACSHA256.HashData(macKey, _signed, expected);
+            if (!CryptographicOperations.FixedTimeEquals(expected, _mac))
+            {
+                throw new CorruptStoreException(path, "the manifest fails authentication: it was changed without the store's key");
+            }
+        }
+
+        _signed = null;
+        _mac = null;
+        MacKey = macKey;
     }
 
     /// <summary>
@@ -59,12 +135,14 @@ internal sealed class Manifest
 
         var version = BinaryPrimitives.ReadInt32LittleEndian(bytes[4..]);
         var bodyLength = BinaryPrimitives.ReadInt32LittleEndian(bytes[8..]);
-        if (bodyLength < 0 || bodyLength != bytes.Length - PrefixLength - 4)
+        var trailer = bytes.Length - PrefixLength - 4L - bodyLength;
+        if (bodyLength < 0 || (trailer != 0 && (trailer != MacLength || version < 2)))
         {
             throw new CorruptStoreException(path, "the manifest's length field does not match the file");
         }
 
-        if (BinaryPrimitives.ReadUInt32LittleEndian(bytes[(PrefixLength + bodyLength)..]) != Crc32C.Compute(bytes[..(PrefixLength + bodyLength)]))
+        var crcOffset = bytes.Length - 4;
+        if (BinaryPrimitives.ReadUInt32LittleEndian(bytes[crcOffset..]) != Crc32C.Compute(bytes[..crcOffset]))
         {
             throw new CorruptStoreException(path, "manifest checksum mismatch");
         }
@@ -89,9 +167,30 @@ internal sealed class Manifest
             throw new CorruptStoreException(path, "the manifest body does not match its header");
         }
 
+        // From format 2 on, an encrypted store's manifest is signed and a plain store's is not: a MAC that is
+        // missing where it belongs (or present where it does not) is an edit, not an older format.
+        if (version >= 2 && (trailer == MacLength) != (manifest.Encryption is not null))
+        {
+            throw new CorruptStoreException(path, manifest.Encryption is null
+                ? "the manifest carries a MAC but describes a plain store"
+                : "the manifest of an encrypted store carries no MAC");
+        }
+
+        if (trailer == MacLength)
+        {
+            manifest._signed = bytes[..(PrefixLength + bodyLength)].ToArray();
+            manifest._mac = bytes.Slice(PrefixLength + bodyLength, MacLength).ToArray();
+        }
+
         manifest.Check(path);
         return manifest;
     }
+
+    private static bool IsValid(ManifestShard? shard) =>
+        shard is not null
+        && (shard.Salt is null || shard.Salt.Length == ShardHeader.SaltSize)
+        && shard.SealedLength is null or >= 0
+        && (shard.LastSequence is null || shard.SealedLength is not null);
 
     /// <summary>Refuses a body that parses as JSON but cannot describe a store, so that nothing later trips over it.</summary>
     private void Check(string path)
@@ -114,6 +213,11 @@ internal sealed class Manifest
             if (collection.Shards is null || collection.Shards.Any(id => id == 0 || id >= collection.NextShardId) || collection.Shards.Distinct().Count() != collection.Shards.Count)
             {
                 throw new CorruptStoreException(path, $"the shard list of collection '{collection.Name}' is missing or names ids that are zero, repeated or never handed out");
+            }
+
+            if (collection.ShardDetails is null || collection.ShardDetails.Any(d => !collection.Shards.Contains(d.Key) || !IsValid(d.Value)))
+            {
+                throw new CorruptStoreException(path, $"the shard details of collection '{collection.Name}' are missing, name an unlisted shard or are malformed");
             }
         }
     }

@@ -14,6 +14,12 @@ internal sealed class ManifestCollection
     /// <summary>Shard ids in replay order; the last one is the active shard.</summary>
     public List<uint> Shards { get; set; } = new();
 
+    /// <summary>
+    /// What is known of each listed shard (its header's salt, first sequence, and once sealed its length and last
+    /// sequence), by shard id. Format-1 shards have an entry only once they are sealed; every other shard has one.
+    /// </summary>
+    public Dictionary<uint, ManifestShard> ShardDetails { get; set; } = new();
+
     /// <summary>The next shard id to hand out: ids are never reused, so a (shard, sequence) nonce never repeats.</summary>
     public uint NextShardId { get; set; } = 1;
 

@@ -35,25 +35,42 @@ internal sealed partial class ShardChain
         var first = _entry.NextShardId;
         _changeManifest(() => _entry.NextShardId = first + (uint)outputShards, () => _entry.NextShardId = first);
 
-        return (prefix, Enumerable.Range(0, outputShards).Select(i => first + (uint)i).ToArray());
+        var outputIds = Enumerable.Range(0, outputShards).Select(i => first + (uint)i).ToArray();
+        foreach (var id in outputIds)
+        {
+            _salts[id] = ShardHeader.New(_entry.Id, id).Salt;
+        }
+
+        return (prefix, outputIds);
     }
 
     /// <summary>
+    /// Off the writer: the header of a compaction output shard, with the salt taken for it at begin.
+    /// </summary>
+    public ShardHeader OutputHeader(uint shardId) => new(_entry.Id, shardId, _salts[shardId]);
+
+    /// <summary>
     /// Writer only: swaps the compacted <paramref name="prefix"/> for <paramref name="outputs"/> (complete, flushed
-    /// shard files) with one atomic manifest replace. When the manifest cannot be written the chain is unchanged
+    /// and sealed shard files, described by <paramref name="outputDetails"/>) with one atomic manifest replace. When the manifest cannot be written the chain is unchanged
     /// and the exception propagates. The old files stay until <see cref="DeleteRetired"/>: readers of older
     /// snapshots may still read large values from them.
     /// </summary>
-    public void CompleteCompaction(uint[] prefix, IReadOnlyList<uint> outputs)
+    public void CompleteCompaction(uint[] prefix, IReadOnlyList<uint> outputs, IReadOnlyDictionary<uint, ManifestShard> outputDetails)
     {
         if (!_entry.Shards.Take(prefix.Length).SequenceEqual(prefix))
         {
             throw new InvalidOperationException("The shard chain changed under a compaction.");
         }
 
+        System.Diagnostics.Debug.Assert(outputs.All(id => outputDetails.TryGetValue(id, out var d) && d.IsSealed), "every output shard is described and sealed");
         var before = _entry.Shards;
         var after = outputs.Concat(before.Skip(prefix.Length)).ToList();
-        _changeManifest(() => _entry.Shards = after, () => _entry.Shards = before);
+        var detailsBefore = _entry.ShardDetails;
+        var details = detailsBefore.Where(d => !prefix.Contains(d.Key)).Concat(outputs.Select(id => KeyValuePair.Create(id, outputDetails[id])))
+            .ToDictionary(d => d.Key, d => d.Value);
+        _changeManifest(
+            () => (_entry.Shards, _entry.ShardDetails) = (after, details),
+            () => (_entry.Shards, _entry.ShardDetails) = (before, detailsBefore));
 
         foreach (var shardId in prefix)
         {

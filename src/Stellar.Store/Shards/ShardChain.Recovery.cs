@@ -35,14 +35,28 @@ internal sealed partial class ShardChain
             var file = File(shardId);
             var bytes = new byte[file.Length];
             file.ReadAt(0, bytes);
-            var isActive = i == _entry.Shards.Count - 1;
-            var end = ScanShard(shardId, bytes, isActive, ref lastSequence);
+            _entry.ShardDetails.TryGetValue(shardId, out var details);
+            var start = CheckShardHeader(shardId, bytes, details);
+
+            // A sealed shard was flushed before it was sealed, so it cannot end torn, even when it is the last one.
+            var isActive = i == _entry.Shards.Count - 1 && details is not { IsSealed: true };
+            var first = _blocks.Count;
+            var end = ScanShard(shardId, bytes, start, isActive, details, ref lastSequence);
             if (end < bytes.Length)
             {
                 TruncatedBytes += bytes.Length - end;
                 TruncatedShards.Add(name);
                 file.Truncate(end);
                 _mustRoll = true;
+            }
+
+            CheckSealed(shardId, bytes.Length, details, _blocks.Count > first ? _blocks[^1].Header.Sequence : null);
+            if (i == _entry.Shards.Count - 1)
+            {
+                _activeLastSequence = _blocks.Count > first ? _blocks[^1].Header.Sequence : null;
+
+                // New blocks go only into shards of the current format, and never after a sealed shard's end.
+                _mustRoll |= details?.Salt is null || details.IsSealed;
             }
         }
 
@@ -62,13 +76,59 @@ internal sealed partial class ShardChain
     /// <summary>The path of a shard, for error messages.</summary>
     public string PathOf(uint shardId) => ShardPath(shardId);
 
-    private long ScanShard(uint shardId, byte[] bytes, bool isActive, ref ulong lastSequence)
+    /// <summary>
+    /// Checks the header of a shard the manifest records a salt for (format 2 and later) and returns where its blocks
+    /// start; a format-1 shard has no header and its blocks start at 0. A header that is missing, damaged, of another
+    /// shard, or whose salt is not the manifest's (a file from another copy of the store) is refused.
+    /// </summary>
+    private long CheckShardHeader(uint shardId, byte[] bytes, ManifestShard? details)
     {
         var path = ShardPath(shardId);
-        long offset = 0;
+        if (details?.Salt is not { } salt)
+        {
+            if (bytes.Length >= sizeof(uint) && System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(bytes) == ShardHeader.Magic)
+            {
+                throw new CorruptBlockException(path, 0, "the shard has a header but the manifest records no salt for it");
+            }
+
+            return 0;
+        }
+
+        var header = ShardHeader.TryRead(bytes, out var problem) ?? throw new CorruptBlockException(path, 0, problem ?? "bad shard header");
+        if (header.CollectionId != _entry.Id || header.ShardId != shardId)
+        {
+            throw new CorruptBlockException(path, 0, $"the shard header names collection {header.CollectionId} shard {header.ShardId}");
+        }
+
+        if (!header.Salt.AsSpan().SequenceEqual(salt))
+        {
+            throw new CorruptBlockException(path, 0, "the shard's salt is not the one the manifest records: the file comes from another copy of the store");
+        }
+
+        return ShardHeader.Size;
+    }
+
+    /// <summary>A sealed shard must be exactly as long, and end at exactly the block, as the manifest recorded.</summary>
+    private void CheckSealed(uint shardId, long length, ManifestShard? details, ulong? lastSequence)
+    {
+        if (details is { SealedLength: { } sealedLength } && (length != sealedLength || lastSequence != details.LastSequence))
+        {
+            throw new CorruptBlockException(ShardPath(shardId), Math.Min(length, sealedLength),
+                $"the sealed shard holds {length} bytes up to block {lastSequence?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "none"}; the manifest recorded {sealedLength} bytes up to block {details.LastSequence?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "none"}");
+        }
+    }
+
+    private long ScanShard(uint shardId, byte[] bytes, long start, bool isActive, ManifestShard? details, ref ulong lastSequence)
+    {
+        var path = ShardPath(shardId);
+        var offset = start;
+
+        // In a shard of format 2 and later, blocks carry consecutive sequences from the recorded first one, so a block
+        // removed from the middle or the start (or moved) is found; format-1 shards only promise increasing ones.
+        ulong? expected = details?.Salt is null ? null : details.FirstSequence;
         while (offset < bytes.Length)
         {
-            var problem = CheckBlock(bytes, offset, shardId, lastSequence, out var header);
+            var problem = CheckBlock(bytes, offset, out var header);
             if (problem is not null)
             {
                 // Only the end of the active shard can be torn, and a torn tail has nothing valid after it.
@@ -81,15 +141,29 @@ internal sealed partial class ShardChain
                 return offset;
             }
 
+            // A whole, checksummed block in the wrong place is never a torn write: it is refused, not cut.
+            if (header.CollectionId != _entry.Id || header.ShardId != shardId)
+            {
+                throw new CorruptBlockException(path, offset, $"the block belongs to collection {header.CollectionId} shard {header.ShardId}");
+            }
+
+            if (header.Sequence <= lastSequence || (expected is { } next && header.Sequence != next))
+            {
+                throw new CorruptBlockException(path, offset, expected is { } e && header.Sequence != e
+                    ? $"block sequence {header.Sequence} is not the expected {e}: a block is missing or out of place"
+                    : $"block sequence {header.Sequence} does not follow {lastSequence}");
+            }
+
             _blocks.Add(new ScannedBlock(shardId, offset, header));
             lastSequence = header.Sequence;
+            expected = details?.Salt is null ? null : header.Sequence + 1;
             offset += header.BlockLength;
         }
 
         return offset;
     }
 
-    private string? CheckBlock(byte[] bytes, long offset, uint shardId, ulong lastSequence, out BlockHeader header)
+    private static string? CheckBlock(byte[] bytes, long offset, out BlockHeader header)
     {
         header = default;
         var span = bytes.AsSpan((int)offset);
@@ -108,16 +182,6 @@ internal sealed partial class ShardChain
         if (!BlockHeader.HasValidBlockCrc(span[..header.BlockLength]))
         {
             return "block checksum mismatch";
-        }
-
-        if (header.CollectionId != _entry.Id || header.ShardId != shardId)
-        {
-            return $"the block belongs to collection {header.CollectionId} shard {header.ShardId}";
-        }
-
-        if (header.Sequence <= lastSequence)
-        {
-            return $"block sequence {header.Sequence} does not follow {lastSequence}";
         }
 
         return null;

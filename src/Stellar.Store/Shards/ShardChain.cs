@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using Stellar.Store.Format;
 using Stellar.Store.Storage;
 
@@ -24,8 +25,17 @@ internal sealed partial class ShardChain : IDisposable
     private readonly Dictionary<uint, IStorageFile> _files = new();
     private readonly HashSet<uint> _touched = new();
     private readonly MemoryStream _buffer = new();
+
+    /// <summary>
+    /// The salt of every shard that has one: listed, planned, or retired by a compaction (kept for the session, so
+    /// that a reader racing the retirement fails on the missing file and retries, never on a wrong key). Any thread.
+    /// </summary>
+    private readonly ConcurrentDictionary<uint, byte[]> _salts = new();
     private uint _bufferedShard;
     private bool _mustRoll;
+
+    /// <summary>The sequence of the last block in the active shard, null while it holds none.</summary>
+    private ulong? _activeLastSequence;
 
     public ShardChain(IStorage storage, ManifestCollection entry, ManifestChange changeManifest, long maxShardBytes, Durability durability)
     {
@@ -34,6 +44,13 @@ internal sealed partial class ShardChain : IDisposable
         _changeManifest = changeManifest;
         _maxShardBytes = maxShardBytes;
         _durability = durability;
+        foreach (var (shardId, details) in entry.ShardDetails)
+        {
+            if (details.Salt is { } salt)
+            {
+                _salts[shardId] = salt;
+            }
+        }
     }
 
     /// <summary>The collection id every block of this chain carries.</summary>
@@ -47,6 +64,12 @@ internal sealed partial class ShardChain : IDisposable
 
     /// <summary>The active shard's id (0 before the first shard exists).</summary>
     public uint ActiveShardId => _entry.Shards.Count == 0 ? 0 : _entry.Shards[^1];
+
+    /// <summary>
+    /// Any thread: the salt a shard's blocks are encrypted under (see <see cref="ShardHeader"/>), for listed and
+    /// planned shards alike; empty for a format-1 shard.
+    /// </summary>
+    public ReadOnlySpan<byte> SaltOf(uint shardId) => _salts.TryGetValue(shardId, out var salt) ? salt : default;
 
     /// <summary>
     /// Picks the shard and sequence of the next block, whose encoded length is at most
@@ -63,10 +86,11 @@ internal sealed partial class ShardChain : IDisposable
             _reserving = true;
         }
 
-        if (_reservedShard == 0 || _mustRoll || (_reservedLength > 0 && _reservedLength + maxBlockLength > _maxShardBytes))
+        if (_reservedShard == 0 || _mustRoll || (_reservedLength > ShardHeader.Size && _reservedLength + maxBlockLength > _maxShardBytes))
         {
             _reservedShard = _entry.NextShardId++;
-            _reservedLength = 0;
+            _salts[_reservedShard] = ShardHeader.New(_entry.Id, _reservedShard).Salt;
+            _reservedLength = ShardHeader.Size;
             _mustRoll = false;
         }
 
@@ -75,17 +99,19 @@ internal sealed partial class ShardChain : IDisposable
     }
 
     /// <summary>
-    /// Appends an encoded block to the shard it was reserved for, creating that shard if it is new, and returns its
-    /// offset there. In Buffered mode the block is handed to the OS at once when <paramref name="readable"/> is set
-    /// (readers will read it from the file).
+    /// Appends an encoded block, whose sequence is <paramref name="sequence"/>, to the shard it was reserved for,
+    /// creating that shard if it is new, and returns its offset there. In Buffered mode the block is handed to the OS
+    /// at once when <paramref name="readable"/> is set (readers will read it from the file).
     /// </summary>
-    public long Append(uint shardId, ReadOnlySpan<byte> block, bool readable = false)
+    public long Append(uint shardId, ulong sequence, ReadOnlySpan<byte> block, bool readable = false)
     {
         if (shardId != ActiveShardId)
         {
-            Roll(shardId);
+            Roll(shardId, sequence);
         }
 
+        System.Diagnostics.Debug.Assert(_activeLastSequence is null || sequence == _activeLastSequence + 1, "blocks of a shard have consecutive sequences");
+        _activeLastSequence = sequence;
         _touched.Add(shardId);
         if (_durability == Durability.Buffered)
         {
@@ -183,27 +209,56 @@ internal sealed partial class ShardChain : IDisposable
         return file;
     }
 
-    private void Roll(uint shardId)
+    private void Roll(uint shardId, ulong firstSequence)
     {
         DrainBuffer();
 
         // The shard being sealed must be whole on disk before the manifest names its successor: recovery cuts a torn
         // tail only from the last shard, so a sealed shard cut short by a power loss would keep the store shut.
-        if (_files.TryGetValue(ActiveShardId, out var sealing))
+        var sealingId = ActiveShardId;
+        long? sealedLength = null;
+        if (_files.TryGetValue(sealingId, out var sealing))
         {
             sealing.FlushToDisk();
-            _touched.Remove(ActiveShardId);
+            _touched.Remove(sealingId);
+            sealedLength = sealing.Length;
         }
 
-        // The file exists (empty) before the manifest names it, and the manifest names it before any block goes
-        // in, so a crash at any point leaves either an unlisted empty file or a listed shard.
+        // The file and its header are durable before the manifest names it, and the manifest names it before any
+        // block goes in, so a crash at any point leaves either an unlisted file or a listed shard with its header.
         var name = ManifestCollection.ShardFileName(_entry.Id, shardId);
-        _storage.Delete(name);
-        _files[shardId] = _storage.Open(name);
+        if (_storage.Exists(name))
+        {
+            throw new IOException($"Shard file '{ShardPath(shardId)}' already exists; it is not overwritten (the manifest may be older than the shard files).");
+        }
 
-        // A new list, not Add: another collection may be serializing the manifest, this list included, right now.
+        var file = _storage.Open(name);
+        _files[shardId] = file;
+        file.Append(new ShardHeader(_entry.Id, shardId, _salts[shardId]).ToArray());
+        file.FlushToDisk();
+
+        // New collections, not changes in place: another collection may be serializing the manifest right now.
         var before = _entry.Shards;
-        _changeManifest(() => _entry.Shards = [.. before, shardId], () => _entry.Shards = before);
+        var detailsBefore = _entry.ShardDetails;
+        var details = new Dictionary<uint, ManifestShard>(detailsBefore)
+        {
+            [shardId] = new ManifestShard { Salt = _salts[shardId], FirstSequence = firstSequence },
+        };
+        if (sealedLength is { } length && !(detailsBefore.TryGetValue(sealingId, out var old) && old.IsSealed))
+        {
+            details[sealingId] = new ManifestShard
+            {
+                Salt = old?.Salt,
+                FirstSequence = old?.FirstSequence,
+                SealedLength = length,
+                LastSequence = _activeLastSequence,
+            };
+        }
+
+        _changeManifest(
+            () => (_entry.Shards, _entry.ShardDetails) = ([.. before, shardId], details),
+            () => (_entry.Shards, _entry.ShardDetails) = (before, detailsBefore));
+        _activeLastSequence = null;
     }
 
     private void DrainBuffer()

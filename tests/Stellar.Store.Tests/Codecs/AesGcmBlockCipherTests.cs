@@ -84,8 +84,8 @@ public sealed class AesGcmBlockCipherTests : BlockCipherContractTests
     {
         var cipher = Cipher();
 
-        Assert.Throws<ArgumentException>(() => cipher.Encrypt(1, 1, 1, new byte[10], new byte[25], []));
-        Assert.Throws<ArgumentException>(() => cipher.Encrypt(1, 1, 1, new byte[10], new byte[27], []));
+        Assert.Throws<ArgumentException>(() => cipher.Encrypt(1, 1, default, 1, new byte[10], new byte[25], []));
+        Assert.Throws<ArgumentException>(() => cipher.Encrypt(1, 1, default, 1, new byte[10], new byte[27], []));
     }
 
     [Fact]
@@ -93,8 +93,8 @@ public sealed class AesGcmBlockCipherTests : BlockCipherContractTests
     {
         var cipher = Cipher();
 
-        Assert.Throws<ArgumentException>(() => cipher.TryDecrypt(1, 1, 1, new byte[26], new byte[9], []));
-        Assert.Throws<ArgumentException>(() => cipher.TryDecrypt(1, 1, 1, new byte[26], new byte[11], []));
+        Assert.Throws<ArgumentException>(() => cipher.TryDecrypt(1, 1, default, 1, new byte[26], new byte[9], []));
+        Assert.Throws<ArgumentException>(() => cipher.TryDecrypt(1, 1, default, 1, new byte[26], new byte[11], []));
     }
 
     [Fact]
@@ -106,8 +106,8 @@ public sealed class AesGcmBlockCipherTests : BlockCipherContractTests
         cipher.Dispose();
         cipher.Dispose();
 
-        Assert.Throws<ObjectDisposedException>(() => cipher.Encrypt(1, 1, 2, new byte[3], new byte[19], []));
-        Assert.Throws<ObjectDisposedException>(() => cipher.TryDecrypt(1, 1, 1, sealedBlock, new byte[3], []));
+        Assert.Throws<ObjectDisposedException>(() => cipher.Encrypt(1, 1, default, 2, new byte[3], new byte[19], []));
+        Assert.Throws<ObjectDisposedException>(() => cipher.TryDecrypt(1, 1, default, 1, sealedBlock, new byte[3], []));
     }
 
     private protected override IBlockCipher CreateCipher(byte[] masterKey) => new AesGcmBlockCipher(masterKey);

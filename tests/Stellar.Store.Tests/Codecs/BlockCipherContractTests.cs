@@ -36,7 +36,7 @@ public abstract class BlockCipherContractTests : IDisposable
 
         var sealedBlock = Encrypt(cipher, Collection, Shard, Sequence, plaintext, header);
         var restored = new GuardedBuffer(plaintext.Length);
-        var ok = cipher.TryDecrypt(Collection, Shard, Sequence, sealedBlock, restored.Span, header);
+        var ok = cipher.TryDecrypt(Collection, Shard, default, Sequence, sealedBlock, restored.Span, header);
 
         Assert.True(ok);
         restored.AssertGuardsIntact();
@@ -60,7 +60,7 @@ public abstract class BlockCipherContractTests : IDisposable
             var corrupt = (byte[])sealedBlock.Clone();
             corrupt[bit / 8] ^= (byte)(1 << (bit % 8));
             var restored = new byte[plaintext.Length];
-            Assert.False(cipher.TryDecrypt(Collection, Shard, Sequence, corrupt, restored, header), $"bit {bit} flipped");
+            Assert.False(cipher.TryDecrypt(Collection, Shard, default, Sequence, corrupt, restored, header), $"bit {bit} flipped");
             Assert.NotEqual(plaintext, restored);
         }
     }
@@ -78,7 +78,7 @@ public abstract class BlockCipherContractTests : IDisposable
             var corrupt = (byte[])header.Clone();
             corrupt[bit / 8] ^= (byte)(1 << (bit % 8));
             var restored = new byte[plaintext.Length];
-            Assert.False(cipher.TryDecrypt(Collection, Shard, Sequence, sealedBlock, restored, corrupt), $"bit {bit} flipped");
+            Assert.False(cipher.TryDecrypt(Collection, Shard, default, Sequence, sealedBlock, restored, corrupt), $"bit {bit} flipped");
         }
     }
 
@@ -91,9 +91,9 @@ public abstract class BlockCipherContractTests : IDisposable
         var sealedBlock = Encrypt(cipher, Collection, Shard, Sequence, plaintext, header);
         var restored = new byte[plaintext.Length];
 
-        Assert.False(cipher.TryDecrypt(Collection, Shard, Sequence, sealedBlock, restored, header.AsSpan(0, header.Length - 1)));
-        Assert.False(cipher.TryDecrypt(Collection, Shard, Sequence, sealedBlock, restored, [.. header, 0]));
-        Assert.False(cipher.TryDecrypt(Collection, Shard, Sequence, sealedBlock, restored, []));
+        Assert.False(cipher.TryDecrypt(Collection, Shard, default, Sequence, sealedBlock, restored, header.AsSpan(0, header.Length - 1)));
+        Assert.False(cipher.TryDecrypt(Collection, Shard, default, Sequence, sealedBlock, restored, [.. header, 0]));
+        Assert.False(cipher.TryDecrypt(Collection, Shard, default, Sequence, sealedBlock, restored, []));
     }
 
     [Theory]
@@ -108,7 +108,7 @@ public abstract class BlockCipherContractTests : IDisposable
         var header = Header();
         var sealedBlock = Encrypt(cipher, Collection, Shard, Sequence, plaintext, header);
 
-        var ok = cipher.TryDecrypt(collection, shard, sequence, sealedBlock, new byte[plaintext.Length], header);
+        var ok = cipher.TryDecrypt(collection, shard, default, sequence, sealedBlock, new byte[plaintext.Length], header);
 
         Assert.False(ok);
     }
@@ -120,7 +120,7 @@ public abstract class BlockCipherContractTests : IDisposable
         var header = Header();
         var sealedBlock = Encrypt(Cipher(keySeed: 1), Collection, Shard, Sequence, plaintext, header);
 
-        var ok = Cipher(keySeed: 2).TryDecrypt(Collection, Shard, Sequence, sealedBlock, new byte[plaintext.Length], header);
+        var ok = Cipher(keySeed: 2).TryDecrypt(Collection, Shard, default, Sequence, sealedBlock, new byte[plaintext.Length], header);
 
         Assert.False(ok);
     }
@@ -132,7 +132,7 @@ public abstract class BlockCipherContractTests : IDisposable
 
         for (var length = 0; length < cipher.Overhead; length++)
         {
-            Assert.False(cipher.TryDecrypt(Collection, Shard, Sequence, new byte[length], [], Header()), $"{length} bytes");
+            Assert.False(cipher.TryDecrypt(Collection, Shard, default, Sequence, new byte[length], [], Header()), $"{length} bytes");
         }
     }
 
@@ -144,7 +144,7 @@ public abstract class BlockCipherContractTests : IDisposable
         var header = Header();
         var sealedBlock = Encrypt(cipher, Collection, Shard, Sequence, plaintext, header);
 
-        var ok = cipher.TryDecrypt(Collection, Shard, Sequence, sealedBlock.AsSpan(0, sealedBlock.Length - 1), new byte[plaintext.Length - 1], header);
+        var ok = cipher.TryDecrypt(Collection, Shard, default, Sequence, sealedBlock.AsSpan(0, sealedBlock.Length - 1), new byte[plaintext.Length - 1], header);
 
         Assert.False(ok);
     }
@@ -194,7 +194,7 @@ public abstract class BlockCipherContractTests : IDisposable
             var (collection, shard, sequence, plaintext, header) = BlockInputs(i);
             sealedBlocks[i] = Encrypt(cipher, collection, shard, sequence, plaintext, header);
             var restored = new byte[plaintext.Length];
-            Assert.True(cipher.TryDecrypt(collection, shard, sequence, sealedBlocks[i], restored, header), $"block {i}");
+            Assert.True(cipher.TryDecrypt(collection, shard, default, sequence, sealedBlocks[i], restored, header), $"block {i}");
             Assert.Equal(plaintext, restored);
         });
 
@@ -204,7 +204,7 @@ public abstract class BlockCipherContractTests : IDisposable
             var i = Blocks - 1 - j;
             var (collection, shard, sequence, plaintext, header) = BlockInputs(i);
             var restored = new byte[plaintext.Length];
-            Assert.True(cipher.TryDecrypt(collection, shard, sequence, sealedBlocks[i], restored, header), $"block {i}");
+            Assert.True(cipher.TryDecrypt(collection, shard, default, sequence, sealedBlocks[i], restored, header), $"block {i}");
             Assert.Equal(plaintext, restored);
         });
     }
@@ -219,7 +219,7 @@ public abstract class BlockCipherContractTests : IDisposable
         byte[] plaintext, byte[] header)
     {
         var destination = new GuardedBuffer(plaintext.Length + cipher.Overhead);
-        cipher.Encrypt(collection, shard, sequence, plaintext, destination.Span, header);
+        cipher.Encrypt(collection, shard, default, sequence, plaintext, destination.Span, header);
         destination.AssertGuardsIntact();
         return destination.Span.ToArray();
     }

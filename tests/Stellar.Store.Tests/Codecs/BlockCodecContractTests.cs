@@ -34,7 +34,7 @@ public sealed class BlockCodecContractTests : IDisposable
         var raw = CodecPayloads.Get(payload);
 
         var (block, header) = Encode(codec, raw);
-        var decoded = codec.Decode(block, header, "contract", 0);
+        var decoded = codec.Decode(block, header, default, "contract", 0);
 
         Assert.True(decoded.AsSpan().SequenceEqual(raw), $"{combination}, {payload}: decoded bytes differ");
         Assert.Equal(raw.Length, header.RawLength);
@@ -76,7 +76,7 @@ public sealed class BlockCodecContractTests : IDisposable
             var header = BlockHeader.TryRead(damaged, out _);
             if (header is { } h && h.BlockLength == damaged.Length)
             {
-                Assert.Throws<CorruptBlockException>(() => codec.Decode(damaged, h, "flip", 0));
+                Assert.Throws<CorruptBlockException>(() => codec.Decode(damaged, h, default, "flip", 0));
             }
 
             // Otherwise the header itself is refused (bad magic, lengths or header checksum): detected as well.
@@ -109,7 +109,7 @@ public sealed class BlockCodecContractTests : IDisposable
             var header = BlockHeader.TryRead(damaged, out _);
             if (header is { } h && h.BlockLength == damaged.Length)
             {
-                var e = Assert.Throws<CorruptBlockException>(() => codec.Decode(damaged, h, "forged", 0));
+                var e = Assert.Throws<CorruptBlockException>(() => codec.Decode(damaged, h, default, "forged", 0));
                 Assert.Equal("forged", e.Path);
             }
         }
@@ -128,7 +128,7 @@ public sealed class BlockCodecContractTests : IDisposable
     {
         // The payload is opaque here; a header may claim only as many records as its raw length can hold.
         var records = (uint)Math.Min(1, raw.Length / RecordFormat.DeleteOverhead);
-        var rented = codec.Encode(Collection, Shard, Sequence, records, BlockFlags.None, raw, out var length);
+        var rented = codec.Encode(Collection, Shard, default, Sequence, records, BlockFlags.None, raw, out var length);
         try
         {
             var block = rented.AsSpan(0, length).ToArray();

@@ -243,13 +243,13 @@ public sealed class KeyMaterialTests
         var sealedBlock = new byte[plaintext.Length + AesGcmBlockCipher.TagSize];
         using (var writer = new AesGcmBlockCipher(createdKey))
         {
-            writer.Encrypt(1, 2, 3, plaintext, sealedBlock, []);
+            writer.Encrypt(1, 2, default, 3, plaintext, sealedBlock, []);
         }
 
         using var reader = new AesGcmBlockCipher(KeyMaterial.Unlock(info, Key, null));
         var restored = new byte[plaintext.Length];
 
-        Assert.True(reader.TryDecrypt(1, 2, 3, sealedBlock, restored, []));
+        Assert.True(reader.TryDecrypt(1, 2, default, 3, sealedBlock, restored, []));
         Assert.Equal(plaintext, restored);
     }
 }

@@ -39,8 +39,10 @@ public sealed class KeyOptionsTests : IDisposable
     {
         var path = _directory.Sub("store");
         Directory.CreateDirectory(path);
-        var (info, _) = KeyMaterial.Create(null, Passphrase, 1_000);
-        var manifest = new Manifest { Encryption = info with { Iterations = iterations } };
+        var (info, masterKey) = KeyMaterial.Create(null, Passphrase, 1_000);
+
+        // The count is checked before any key work, so not even a manifest signed with the store's key gets past it.
+        var manifest = new Manifest { Encryption = info with { Iterations = iterations }, MacKey = Manifest.DeriveMacKey(masterKey) };
         var bytes = manifest.Serialize();
         await File.WriteAllBytesAsync(Path.Combine(path, Manifest.FileName), bytes);
 

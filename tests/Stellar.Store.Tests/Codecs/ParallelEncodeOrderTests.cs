@@ -55,7 +55,7 @@ public sealed class ParallelEncodeOrderTests
             var replayed = new List<int>(Writes);
             foreach (var block in chain.Blocks)
             {
-                var raw = codec.Decode(chain.ReadBlock(block), block.Header, chain.PathOf(block.ShardId), block.Offset);
+                var raw = codec.Decode(chain.ReadBlock(block), block.Header, chain.SaltOf(block.ShardId), chain.PathOf(block.ShardId), block.Offset);
                 var position = 0;
                 while (position < raw.Length)
                 {

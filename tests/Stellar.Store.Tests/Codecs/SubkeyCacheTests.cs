@@ -40,11 +40,11 @@ public sealed class SubkeyCacheTests
             var sequence = (ulong)(i / Shards) + 1;
             var plaintext = Plaintext(shard, sequence);
             var sealedBlock = new byte[plaintext.Length + AesGcmBlockCipher.TagSize];
-            cipher.Encrypt(2, shard, sequence, plaintext, sealedBlock, Header);
+            cipher.Encrypt(2, shard, Salt(shard), sequence, plaintext, sealedBlock, Header);
             Assert.Equal(Reference(2, shard, sequence, plaintext), sealedBlock);
 
             var back = new byte[plaintext.Length];
-            Assert.True(cipher.TryDecrypt(2, shard, sequence, Reference(2, shard, sequence, plaintext), back, Header));
+            Assert.True(cipher.TryDecrypt(2, shard, Salt(shard), sequence, Reference(2, shard, sequence, plaintext), back, Header));
             Assert.Equal(plaintext, back);
         });
 
@@ -60,20 +60,20 @@ public sealed class SubkeyCacheTests
         using var cipher = new AesGcmBlockCipher(Master, subkeyCacheCapacity: 2);
         var first = Plaintext(1, 1);
         var sealedFirst = new byte[first.Length + AesGcmBlockCipher.TagSize];
-        cipher.Encrypt(1, 1, 1, first, sealedFirst, Header);
+        cipher.Encrypt(1, 1, Salt(1), 1, first, sealedFirst, Header);
         var evicted = Assert.Single(cipher.Subkeys.Snapshot()).Subkey;
         Assert.Contains(evicted, b => b != 0);
 
         foreach (var shard in new uint[] { 2, 3 })
         {
             var plaintext = Plaintext(shard, 1);
-            cipher.Encrypt(1, shard, 1, plaintext, new byte[plaintext.Length + AesGcmBlockCipher.TagSize], Header);
+            cipher.Encrypt(1, shard, Salt(shard), 1, plaintext, new byte[plaintext.Length + AesGcmBlockCipher.TagSize], Header);
         }
 
         Assert.All(evicted, b => Assert.Equal(0, b));
-        Assert.DoesNotContain(cipher.Subkeys.Snapshot(), k => k.Id == ((1UL << 32) | 1));
+        Assert.DoesNotContain(cipher.Subkeys.Snapshot(), k => k.Id == SubkeyId.Of(1, 1, Salt(1)));
         var back = new byte[first.Length];
-        Assert.True(cipher.TryDecrypt(1, 1, 1, sealedFirst, back, Header));
+        Assert.True(cipher.TryDecrypt(1, 1, Salt(1), 1, sealedFirst, back, Header));
         Assert.Equal(first, back);
         Assert.Equal(Reference(1, 1, 1, first), sealedFirst);
     }
@@ -85,7 +85,7 @@ public sealed class SubkeyCacheTests
         for (uint shard = 1; shard <= 5; shard++)
         {
             var plaintext = Plaintext(shard, 1);
-            cipher.Encrypt(1, shard, 1, plaintext, new byte[plaintext.Length + AesGcmBlockCipher.TagSize], Header);
+            cipher.Encrypt(1, shard, Salt(shard), 1, plaintext, new byte[plaintext.Length + AesGcmBlockCipher.TagSize], Header);
         }
 
         var master = cipher.MasterKey;
@@ -107,13 +107,17 @@ public sealed class SubkeyCacheTests
     private static byte[] Plaintext(uint shard, ulong sequence) =>
         Encoding.UTF8.GetBytes($"block {sequence} of shard {shard}: " + new string('x', (int)(shard % 50)));
 
-    /// <summary>AES-256-GCM under HKDF(master, "stellar-store/block/v1" ‖ collection ‖ shard), nonce shard ‖ sequence.</summary>
+    /// <summary>A salt per shard, as a shard header would hold.</summary>
+    private static byte[] Salt(uint shard) => Enumerable.Range(0, 16).Select(i => (byte)(shard * 7 + i)).ToArray();
+
+    /// <summary>AES-256-GCM under HKDF(master, "stellar-store/block/v2" ‖ collection ‖ shard ‖ salt), nonce shard ‖ sequence.</summary>
     private static byte[] Reference(uint collection, uint shard, ulong sequence, byte[] plaintext)
     {
-        var info = new byte[30];
-        Encoding.ASCII.GetBytes("stellar-store/block/v1").CopyTo(info, 0);
+        var info = new byte[46];
+        Encoding.ASCII.GetBytes("stellar-store/block/v2").CopyTo(info, 0);
         BinaryPrimitives.WriteUInt32LittleEndian(info.AsSpan(22), collection);
         BinaryPrimitives.WriteUInt32LittleEndian(info.AsSpan(26), shard);
+        Salt(shard).CopyTo(info, 30);
         var subkey = HKDF.DeriveKey(HashAlgorithmName.SHA256, Master, 32, [], info);
         var nonce = new byte[12];
         BinaryPrimitives.WriteUInt32LittleEndian(nonce, shard);

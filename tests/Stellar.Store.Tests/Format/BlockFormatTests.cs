@@ -20,7 +20,7 @@ public sealed class BlockFormatTests
         var length = RecordFormat.Write(record, RecordKind.Put, new byte[] { 0x07 }, new byte[] { 0xa2, 0x68, 0x69 });
         var codec = new BlockCodec(null, new Lz4Compressor(), null);
 
-        var block = codec.Encode(3, 5, 9, 1, BlockFlags.None, record.AsSpan(0, length), out var blockLength);
+        var block = codec.Encode(3, 5, default, 9, 1, BlockFlags.None, record.AsSpan(0, length), out var blockLength);
 
         Assert.Equal(GoldenBlock, Convert.ToHexString(block, 0, blockLength).ToLowerInvariant());
     }
@@ -31,7 +31,7 @@ public sealed class BlockFormatTests
         var block = Convert.FromHexString(GoldenBlock);
         var header = BlockHeader.TryRead(block, out var problem);
         Assert.Null(problem);
-        var raw = new BlockCodec(null, new Lz4Compressor(), null).Decode(block, header!.Value, "golden", 0);
+        var raw = new BlockCodec(null, new Lz4Compressor(), null).Decode(block, header!.Value, default, "golden", 0);
 
         var position = 0;
         Assert.True(RecordFormat.TryRead(raw, ref position, out var kind, out var key, out var value));
@@ -63,7 +63,7 @@ public sealed class BlockFormatTests
                 continue;
             }
 
-            Assert.Throws<CorruptBlockException>(() => codec.Decode(block.AsSpan(0, Math.Min(block.Length, header.Value.BlockLength)), header.Value, "flip", 0));
+            Assert.Throws<CorruptBlockException>(() => codec.Decode(block.AsSpan(0, Math.Min(block.Length, header.Value.BlockLength)), header.Value, default, "flip", 0));
         }
     }
 }

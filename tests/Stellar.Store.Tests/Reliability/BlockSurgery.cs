@@ -10,7 +10,7 @@ internal static class BlockSurgery
     public static IReadOnlyList<(int Offset, int Length)> Blocks(byte[] shard)
     {
         var blocks = new List<(int, int)>();
-        var offset = 0;
+        var offset = ShardFiles.FirstBlockOffset(shard);
         while (offset < shard.Length)
         {
             var header = BlockHeader.TryRead(shard.AsSpan(offset), out var problem)

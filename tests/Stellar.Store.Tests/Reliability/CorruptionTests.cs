@@ -135,7 +135,15 @@ public sealed class CorruptionTests : IDisposable
 
             var block = blocks.Count(b => b.Offset <= i) - 1;
             var (players, recovery, error) = await OpenAsync(path, Options());
-            if (block == blocks.Count - 1)
+            if (block < 0)
+            {
+                // The shard's header was made durable before the manifest named the shard: damage to it is never a
+                // torn write, even in the active shard.
+                var corrupt = Assert.IsType<CorruptBlockException>(error);
+                Assert.Equal(Path.Combine(path, Path.GetFileName(shard)), corrupt.Path);
+                Assert.Equal(0, corrupt.Offset);
+            }
+            else if (block == blocks.Count - 1)
             {
                 // The damaged last block of the active shard is indistinguishable from a torn write: it is cut.
                 Assert.True(error is null, $"flip at {i}: {error}");
@@ -293,17 +301,28 @@ public sealed class CorruptionTests : IDisposable
             Assert.Equal(0, corrupt.Offset);
         }
 
-        // Garbage in the active shard has no valid block after its start: it is cut whole as a torn tail and
-        // reported, and every block of the sealed shards is kept.
+        // Garbage after the active shard's header has no valid block after its start: it is cut whole as a torn
+        // tail and reported, and every block of the sealed shards is kept.
         var active = _dir.Sub("active-garbage");
         CopyStore(template, active);
         random.NextBytes(garbage);
+        var headerLength = ShardFiles.FirstBlockOffset(File.ReadAllBytes(shards[^1]));
+        File.ReadAllBytes(shards[^1]).AsSpan(0, headerLength).CopyTo(garbage);
         File.WriteAllBytes(Path.Combine(active, Path.GetFileName(shards[^1])), garbage);
         var (players, recovery, error) = await OpenAsync(active, options);
         Assert.True(error is null, error?.ToString());
-        Assert.Equal(garbage.Length, recovery!.TruncatedBytes);
+        Assert.Equal(garbage.Length - headerLength, recovery!.TruncatedBytes);
         Assert.Contains(Path.GetFileName(shards[^1]), recovery.TruncatedShards);
         AssertFirst(sealedBlocks, NameLength, players!);
+
+        // Garbage over the active shard's header is damage, not a torn write: the header was durable before the
+        // manifest named the shard.
+        var header = _dir.Sub("active-header-garbage");
+        CopyStore(template, header);
+        random.NextBytes(garbage);
+        File.WriteAllBytes(Path.Combine(header, Path.GetFileName(shards[^1])), garbage);
+        var damaged = Assert.IsType<CorruptBlockException>((await OpenAsync(header, options)).Error);
+        Assert.Equal((Path.Combine(header, Path.GetFileName(shards[^1])), 0L), (damaged.Path, damaged.Offset));
     }
 
     [Fact]

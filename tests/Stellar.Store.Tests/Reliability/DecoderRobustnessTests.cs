@@ -36,7 +36,7 @@ public sealed class DecoderRobustnessTests : IDisposable
     }
 
     /// <summary>A small valid store in one mode, and a codec that encodes blocks exactly as that store does.</summary>
-    private sealed record Template(string Name, StoreOptions Options, Dictionary<string, byte[]> Files, BlockCodec Codec, AesGcmBlockCipher? Cipher);
+    private sealed record Template(string Name, StoreOptions Options, Dictionary<string, byte[]> Files, BlockCodec Codec, AesGcmBlockCipher? Cipher, byte[]? MacKey);
 
     private StoreOptions Options(Compression compression, bool encrypted) => new()
     {
@@ -75,9 +75,10 @@ public sealed class DecoderRobustnessTests : IDisposable
 
         var files = storage.List().ToDictionary(name => name, storage.ReadAllBytes);
         var manifest = Manifest.Parse(files[Manifest.FileName], Manifest.FileName);
-        var cipher = manifest.Encryption is null ? null : new AesGcmBlockCipher(KeyMaterial.Unlock(manifest.Encryption, Key, null));
+        var masterKey = manifest.Encryption is null ? null : KeyMaterial.Unlock(manifest.Encryption, Key, null);
+        var cipher = masterKey is null ? null : new AesGcmBlockCipher(masterKey);
         var codec = new BlockCodec(compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
-        return new Template($"{compression}{(encrypted ? "+aes" : "")}", options, files, codec, cipher);
+        return new Template($"{compression}{(encrypted ? "+aes" : "")}", options, files, codec, cipher, masterKey is null ? null : Manifest.DeriveMacKey(masterKey));
     }
 
     private async Task<Template[]> TemplatesAsync() =>
@@ -118,7 +119,7 @@ public sealed class DecoderRobustnessTests : IDisposable
         {
             var random = new Random(seed);
             var template = templates[seed % templates.Length];
-            var manifest = MutateManifest(template.Files[Manifest.FileName], random, out var what);
+            var manifest = MutateManifest(template.Files[Manifest.FileName], template.MacKey, random, out var what);
             var context = string.Create(CultureInfo.InvariantCulture, $"manifest seed {seed} ({template.Name}: {what}; rerun with STELLAR_SEED={seed})");
             var files = new Dictionary<string, byte[]>(template.Files) { [Manifest.FileName] = manifest };
             var outcome = await RunCaseAsync(files, template.Options, context, expectBlockDamage: false);
@@ -136,11 +137,12 @@ public sealed class DecoderRobustnessTests : IDisposable
         var template = (await TemplatesAsync())[0];
         var shardName = template.Files.Keys.Where(n => n.EndsWith(".shard", StringComparison.Ordinal)).Order(StringComparer.Ordinal).First();
         var shard = (byte[])template.Files[shardName].Clone();
-        var header = BlockHeader.TryRead(shard, out _)!.Value;
+        var first = ShardFiles.FirstBlockOffset(shard);
+        var header = BlockHeader.TryRead(shard.AsSpan(first), out _)!.Value;
         foreach (var count in new uint[] { (uint)(header.RawLength / RecordFormat.DeleteOverhead) + 1, 500_000_000, uint.MaxValue })
         {
-            (header with { RecordCount = count }).WriteTo(shard);
-            BlockSurgery.Reseal(shard.AsSpan(0, header.BlockLength));
+            (header with { RecordCount = count }).WriteTo(shard.AsSpan(first));
+            BlockSurgery.Reseal(shard.AsSpan(first, header.BlockLength));
             var files = new Dictionary<string, byte[]>(template.Files) { [shardName] = shard };
             Assert.Equal("refused at open (CorruptBlockException)", await RunCaseAsync(files, template.Options, $"record count {count}", expectBlockDamage: true));
         }
@@ -163,7 +165,7 @@ public sealed class DecoderRobustnessTests : IDisposable
         // Found by the manifest mutations above: each of these threw NullReferenceException, ArgumentNullException
         // or InvalidDataException from the open instead of the documented CorruptStoreException.
         var template = (await TemplatesAsync())[3];
-        var body = template.Files[Manifest.FileName].AsSpan(12, template.Files[Manifest.FileName].Length - 16).ToArray();
+        var body = ManifestSurgery.Body(template.Files[Manifest.FileName]);
         var root = JsonNode.Parse(body)!.AsObject();
         var collections = root["Collections"]!.AsArray();
         switch (edit)
@@ -181,12 +183,7 @@ public sealed class DecoderRobustnessTests : IDisposable
             default: root["Encryption"]!["Kdf"] = null; break;
         }
 
-        var mutated = Encoding.UTF8.GetBytes(root.ToJsonString());
-        var manifest = new byte[16 + mutated.Length];
-        template.Files[Manifest.FileName].AsSpan(0, 8).CopyTo(manifest);
-        BitConverter.TryWriteBytes(manifest.AsSpan(8), mutated.Length);
-        mutated.CopyTo(manifest.AsSpan(12));
-        BitConverter.TryWriteBytes(manifest.AsSpan(12 + mutated.Length), Crc32C.Compute(manifest.AsSpan(0, 12 + mutated.Length)));
+        var manifest = ManifestSurgery.Reseal(template.Files[Manifest.FileName], Encoding.UTF8.GetBytes(root.ToJsonString()), template.MacKey);
 
         var storage = new MemoryStorage();
         foreach (var (name, bytes) in template.Files)
@@ -327,15 +324,16 @@ public sealed class DecoderRobustnessTests : IDisposable
         var (offset, length) = blocks[index];
         var block = shard.AsSpan(offset, length).ToArray();
         var header = BlockHeader.TryRead(block, out _)!.Value;
+        var salt = ShardFiles.Salt(shard);
         byte[] replacement;
         switch (random.Next(4))
         {
             case 0:
             {
                 // The records themselves, re-encoded as the store would: compressed, encrypted and checksummed.
-                var raw = Mutations.Mutate(template.Codec.Decode(block, header, "template", offset), random, out var edits);
+                var raw = Mutations.Mutate(template.Codec.Decode(block, header, salt, "template", offset), random, out var edits);
                 var count = random.Next(4) == 0 ? (uint)random.Next(0, (int)header.RecordCount * 2 + 2) : header.RecordCount;
-                var encoded = template.Codec.Encode(header.CollectionId, header.ShardId, header.Sequence, count, BlockFlags.None, raw, out var encodedLength);
+                var encoded = template.Codec.Encode(header.CollectionId, header.ShardId, salt, header.Sequence, count, BlockFlags.None, raw, out var encodedLength);
                 replacement = encoded.AsSpan(0, encodedLength).ToArray();
                 ArrayPool<byte>.Shared.Return(encoded);
                 what = $"block {index}: records re-encoded with {count} of {header.RecordCount} records after {edits}";
@@ -346,11 +344,11 @@ public sealed class DecoderRobustnessTests : IDisposable
             {
                 // The stored payload (the LZ4 stream when compressed), re-encrypted and resealed under a raw length
                 // that may no longer match it.
-                var payload = Payload(template, block, header);
+                var payload = Payload(template, block, header, salt);
                 var mutated = Mutations.Mutate(payload, random, out var edits);
                 var rawLength = random.Next(3) == 0 ? random.Next(0, (header.RawLength * 4) + 1024) : header.RawLength;
                 var flags = random.Next(5) == 0 ? header.Flags ^ BlockFlags.Compressed : header.Flags;
-                replacement = Assemble(template, header with { RawLength = rawLength, Flags = flags }, mutated);
+                replacement = Assemble(template, header with { RawLength = rawLength, Flags = flags }, mutated, salt);
                 what = $"block {index}: payload ({header.Flags}) {edits}, raw length {rawLength} of {header.RawLength}, flags {flags}";
                 break;
             }
@@ -384,7 +382,7 @@ public sealed class DecoderRobustnessTests : IDisposable
         return [.. shard.AsSpan(0, offset), .. replacement, .. shard.AsSpan(offset + length)];
     }
 
-    private static byte[] Payload(Template template, byte[] block, BlockHeader header)
+    private static byte[] Payload(Template template, byte[] block, BlockHeader header, byte[] salt)
     {
         var stored = block.AsSpan(BlockHeader.Size);
         if (template.Cipher is null)
@@ -393,11 +391,11 @@ public sealed class DecoderRobustnessTests : IDisposable
         }
 
         var plain = new byte[stored.Length - template.Cipher.Overhead];
-        Assert.True(template.Cipher.TryDecrypt(header.CollectionId, header.ShardId, header.Sequence, stored, plain, block.AsSpan(0, BlockHeader.AssociatedDataLength)));
+        Assert.True(template.Cipher.TryDecrypt(header.CollectionId, header.ShardId, salt, header.Sequence, stored, plain, block.AsSpan(0, BlockHeader.AssociatedDataLength)));
         return plain;
     }
 
-    private static byte[] Assemble(Template template, BlockHeader header, byte[] payload)
+    private static byte[] Assemble(Template template, BlockHeader header, byte[] payload, byte[] salt)
     {
         header = header with { PayloadLength = payload.Length + (template.Cipher?.Overhead ?? 0) };
         var block = new byte[header.BlockLength];
@@ -408,17 +406,16 @@ public sealed class DecoderRobustnessTests : IDisposable
         }
         else
         {
-            template.Cipher.Encrypt(header.CollectionId, header.ShardId, header.Sequence, payload, block.AsSpan(BlockHeader.Size), block.AsSpan(0, BlockHeader.AssociatedDataLength));
+            template.Cipher.Encrypt(header.CollectionId, header.ShardId, salt, header.Sequence, payload, block.AsSpan(BlockHeader.Size), block.AsSpan(0, BlockHeader.AssociatedDataLength));
         }
 
         BlockHeader.WriteBlockCrc(block);
         return block;
     }
 
-    private static byte[] MutateManifest(byte[] manifest, Random random, out string what)
+    private static byte[] MutateManifest(byte[] manifest, byte[]? macKey, Random random, out string what)
     {
-        const int Prefix = 12;
-        var body = manifest.AsSpan(Prefix, manifest.Length - Prefix - 4).ToArray();
+        var body = ManifestSurgery.Body(manifest);
         byte[] mutated;
         switch (random.Next(5))
         {
@@ -443,12 +440,8 @@ public sealed class DecoderRobustnessTests : IDisposable
                 break;
         }
 
-        var bytes = new byte[Prefix + mutated.Length + 4];
-        manifest.AsSpan(0, 8).CopyTo(bytes);
-        BitConverter.TryWriteBytes(bytes.AsSpan(8), mutated.Length);
-        mutated.CopyTo(bytes.AsSpan(Prefix));
-        BitConverter.TryWriteBytes(bytes.AsSpan(Prefix + mutated.Length), Crc32C.Compute(bytes.AsSpan(0, Prefix + mutated.Length)));
-        return bytes;
+        // Signed again when the store is encrypted, so that the checks behind the MAC are reached too.
+        return ManifestSurgery.Reseal(manifest, mutated, macKey);
     }
 
     private static string EditJson(JsonNode root, Random random)

@@ -1,0 +1,69 @@
+using Stellar.Store.TestHost.Workload;
+
+namespace Stellar.Store.Tests.Format;
+
+/// <summary>
+/// Stores written by older builds (see <c>Format/Fixtures/README.md</c>) open, read back exactly what was written,
+/// take new writes, and open again: a format change never strands a store already on a player's disk.
+/// </summary>
+public sealed class FormatFixtureTests : IDisposable
+{
+    private readonly TempDirectory _dir = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    [Theory]
+    [InlineData("format1-plain", false)]
+    [InlineData("format1-encrypted", true)]
+    public async Task Open_AStoreWrittenByAnOlderFormat_ReadsEveryRecordAndTakesNewWrites(string fixture, bool encrypted)
+    {
+        var path = CopyFixture(fixture);
+        var expected = FormatFixture.Expected();
+        var options = FormatFixture.Options(encrypted);
+
+        await using (var store = await StellarStore.OpenAsync(path, options))
+        {
+            Assert.Equal(0, store.Recovery.TruncatedBytes);
+            Assert.Empty(store.Recovery.RemovedFiles);
+            var items = store.GetCollection<int, WorkloadItem>(FormatFixture.CollectionName, i => i.Id);
+            AssertHolds(expected, items);
+
+            var added = new WorkloadItem(FormatFixture.Keys + 1, Task: 1, Step: 9, "written by this build");
+            await items.InsertAsync(added);
+            Assert.True(await items.DeleteAsync(1));
+            expected[added.Id] = added;
+            expected.Remove(1);
+            await items.CompactAsync();
+            AssertHolds(expected, items);
+        }
+
+        await using (var reopened = await StellarStore.OpenAsync(path, options))
+        {
+            AssertHolds(expected, reopened.GetCollection<int, WorkloadItem>(FormatFixture.CollectionName, i => i.Id));
+        }
+    }
+
+    private static void AssertHolds(Dictionary<int, WorkloadItem> expected, Collection<int, WorkloadItem> items)
+    {
+        Assert.Equal(expected.Count, items.Count);
+        Assert.Equal(expected.OrderBy(p => p.Key).Select(p => p.Value), items.Query().OrderBy(i => i.Id));
+        foreach (var (id, item) in expected)
+        {
+            Assert.Equal(item, items.Get(id));
+        }
+    }
+
+    private string CopyFixture(string name)
+    {
+        var source = Path.Combine(AppContext.BaseDirectory, "Format", "Fixtures", name);
+        Assert.True(Directory.Exists(source), $"The fixture '{source}' was not copied to the test output.");
+        var target = _dir.Sub(name);
+        Directory.CreateDirectory(target);
+        foreach (var file in Directory.EnumerateFiles(source))
+        {
+            File.Copy(file, Path.Combine(target, Path.GetFileName(file)));
+        }
+
+        return target;
+    }
+}
