@@ -5,9 +5,13 @@ namespace Stellar.Store.Shards;
 internal sealed partial class ShardChain
 {
     private readonly List<ScannedBlock> _blocks = new();
+    private ShardScanner? _scanner;
 
     /// <summary>Bytes cut from a torn tail at open.</summary>
     public long TruncatedBytes { get; private set; }
+
+    /// <summary>Bytes fed to CRC32C while verifying shards at open: the work of the scan, bounded by the bytes on disk.</summary>
+    public long ChecksummedBytes => _scanner?.ChecksummedBytes ?? 0;
 
     /// <summary>The shard files whose torn tails were cut at open.</summary>
     public List<string> TruncatedShards { get; } = new();
@@ -23,6 +27,7 @@ internal sealed partial class ShardChain
     {
         RemoveObsoleteFiles();
         ulong lastSequence = 0;
+        _scanner = new ShardScanner(_entry.Id);
         for (var i = 0; i < _entry.Shards.Count; i++)
         {
             var shardId = _entry.Shards[i];
@@ -33,13 +38,12 @@ internal sealed partial class ShardChain
             }
 
             var file = File(shardId);
-            var bytes = new byte[file.Length];
-            file.ReadAt(0, bytes);
+            var length = file.Length;
             var isActive = i == _entry.Shards.Count - 1;
-            var end = ScanShard(shardId, bytes, isActive, ref lastSequence);
-            if (end < bytes.Length)
+            var end = _scanner.Scan(file, ShardPath(shardId), shardId, isActive, ref lastSequence, _blocks);
+            if (end < length)
             {
-                TruncatedBytes += bytes.Length - end;
+                TruncatedBytes += length - end;
                 TruncatedShards.Add(name);
                 file.Truncate(end);
                 _mustRoll = true;
@@ -61,85 +65,4 @@ internal sealed partial class ShardChain
 
     /// <summary>The path of a shard, for error messages.</summary>
     public string PathOf(uint shardId) => ShardPath(shardId);
-
-    private long ScanShard(uint shardId, byte[] bytes, bool isActive, ref ulong lastSequence)
-    {
-        var path = ShardPath(shardId);
-        long offset = 0;
-        while (offset < bytes.Length)
-        {
-            var problem = CheckBlock(bytes, offset, shardId, lastSequence, out var header);
-            if (problem is not null)
-            {
-                // Only the end of the active shard can be torn, and a torn tail has nothing valid after it.
-                // Anything else is damage to committed data: refuse rather than drop it.
-                if (!isActive || HasValidBlockAfter(bytes, offset + 1, shardId))
-                {
-                    throw new CorruptBlockException(path, offset, problem);
-                }
-
-                return offset;
-            }
-
-            _blocks.Add(new ScannedBlock(shardId, offset, header));
-            lastSequence = header.Sequence;
-            offset += header.BlockLength;
-        }
-
-        return offset;
-    }
-
-    private string? CheckBlock(byte[] bytes, long offset, uint shardId, ulong lastSequence, out BlockHeader header)
-    {
-        header = default;
-        var span = bytes.AsSpan((int)offset);
-        var parsed = BlockHeader.TryRead(span, out var problem);
-        if (parsed is null)
-        {
-            return problem;
-        }
-
-        header = parsed.Value;
-        if (header.BlockLength > span.Length)
-        {
-            return "the block runs past the end of the file";
-        }
-
-        if (!BlockHeader.HasValidBlockCrc(span[..header.BlockLength]))
-        {
-            return "block checksum mismatch";
-        }
-
-        if (header.CollectionId != _entry.Id || header.ShardId != shardId)
-        {
-            return $"the block belongs to collection {header.CollectionId} shard {header.ShardId}";
-        }
-
-        if (header.Sequence <= lastSequence)
-        {
-            return $"block sequence {header.Sequence} does not follow {lastSequence}";
-        }
-
-        return null;
-    }
-
-    private static bool HasValidBlockAfter(byte[] bytes, long from, uint shardId)
-    {
-        for (var p = from; p + BlockHeader.Size <= bytes.Length; p++)
-        {
-            var span = bytes.AsSpan((int)p);
-            if (System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(span) != BlockHeader.Magic)
-            {
-                continue;
-            }
-
-            var header = BlockHeader.TryRead(span, out _);
-            if (header is { } h && h.BlockLength <= span.Length && h.ShardId == shardId && BlockHeader.HasValidBlockCrc(span[..h.BlockLength]))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
 }
