@@ -47,8 +47,15 @@ public sealed class StoreOptions
     /// </summary>
     public int PassphraseIterations { get; init; } = 600_000;
 
-    /// <summary>The size at which the active shard is sealed and a new one started. Default 64 MiB.</summary>
+    /// <summary>
+    /// The size at which the active shard is sealed and a new one started. Default 64 MiB; at least 64 KiB and at
+    /// most 1 GiB, so that a shard (this size, or one block when a block is larger) stays well under 2 GiB and every
+    /// offset and length within it fits the 32-bit sizes of buffers and block locations.
+    /// </summary>
     public long MaxShardBytes { get; init; } = 64L * 1024 * 1024;
+
+    /// <summary>The largest <see cref="MaxShardBytes"/> accepted: 1 GiB.</summary>
+    internal const long MaxShardBytesLimit = 1L << 30;
 
     /// <summary>Writes queued per collection before callers wait (asynchronously). Default 65,536.</summary>
     public int MaxQueuedWrites { get; init; } = 65_536;
@@ -133,6 +140,11 @@ public sealed class StoreOptions
         if (MaxShardBytes < 64 * 1024)
         {
             throw new ArgumentOutOfRangeException(nameof(MaxShardBytes), MaxShardBytes, "MaxShardBytes must be at least 64 KiB.");
+        }
+
+        if (MaxShardBytes > MaxShardBytesLimit)
+        {
+            throw new ArgumentOutOfRangeException(nameof(MaxShardBytes), MaxShardBytes, "MaxShardBytes must be at most 1 GiB.");
         }
 
         if (!(CompactionThreshold is >= 0 and < 1))

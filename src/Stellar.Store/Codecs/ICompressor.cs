@@ -10,6 +10,12 @@ internal interface ICompressor
     int MaxCompressedLength(int length);
 
     /// <summary>
+    /// The most bytes <paramref name="compressedLength"/> bytes of this codec's output can decode to: a stored raw
+    /// length above it cannot be right, and is refused before a buffer of that size is allocated.
+    /// </summary>
+    long MaxDecompressedLength(int compressedLength);
+
+    /// <summary>
     /// Compresses <paramref name="source"/> into <paramref name="destination"/>. Returns the compressed length, or
     /// -1 when the output would not be smaller than the input (the block is then stored raw).
     /// </summary>

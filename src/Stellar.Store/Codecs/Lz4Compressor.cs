@@ -35,6 +35,18 @@ internal sealed class Lz4Compressor : ICompressor
     }
 
     /// <summary>
+    /// 255 bytes per compressed byte, plus 16. In the LZ4 block format a byte of input yields at most 255 bytes of
+    /// output (a length byte of 255 extends a match by 255); a sequence's token, offset and last length byte cost at
+    /// least 4 bytes and add at most 19 more, so 255 per byte already covers them, and the 16 covers tiny inputs.
+    /// K4os exposes only the compression bound, not this one.
+    /// </summary>
+    public long MaxDecompressedLength(int compressedLength)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(compressedLength);
+        return (255L * compressedLength) + 16;
+    }
+
+    /// <summary>
     /// Compresses <paramref name="source"/> into <paramref name="destination"/>. Returns the compressed length, or
     /// -1 when the output would not be smaller than the input (empty input included) or would not fit in
     /// <paramref name="destination"/>. Nothing is written past <see cref="MaxCompressedLength"/> bytes.

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
 using System.Runtime.ExceptionServices;
 using MessagePack;
 using Stellar.Store.Codecs;
@@ -69,17 +70,15 @@ internal sealed partial class CollectionEngine<TKey, TValue>
     {
         var path = _chain.PathOf(block.ShardId);
         var raw = _codec.Decode(_chain.ReadBlock(block), block.Header, _chain.SaltOf(block.ShardId), path, block.Offset);
-        var records = new DecodedRecord[block.Header.RecordCount];
+        var records = new DecodedRecord[CountRecords(raw, block.Header.RecordCount, path, block.Offset)];
         var position = 0;
         try
         {
             for (var i = 0; i < records.Length; i++)
             {
                 var start = position;
-                if (!RecordFormat.TryRead(raw, ref position, out var kind, out _, out _))
-                {
-                    throw new CorruptBlockException(path, block.Offset, $"record {i} of {records.Length} is malformed");
-                }
+                var parsed = RecordFormat.TryRead(raw, ref position, out var kind, out _, out _);
+                Debug.Assert(parsed, "CountRecords walked these same bytes");
 
                 // Slices of the array, so MessagePack reads without copying.
                 var memory = raw.AsMemory(start, position - start);
@@ -107,12 +106,40 @@ internal sealed partial class CollectionEngine<TKey, TValue>
             throw new CorruptBlockException(path, block.Offset, $"a record does not decode as {typeof(TKey).Name} -> {typeof(TValue).Name}", e);
         }
 
-        if (position != raw.Length)
+        Debug.Assert(position == raw.Length, "CountRecords found no bytes after the last record");
+        return records;
+    }
+
+    /// <summary>
+    /// The number of records in <paramref name="raw"/>, which must be <paramref name="stated"/>: counted from the
+    /// bytes (a walk over the record lengths, nothing allocated) before an array is sized, so a resealed header
+    /// cannot make a block cost more memory than its records.
+    /// </summary>
+    private static int CountRecords(byte[] raw, uint stated, string path, long offset)
+    {
+        var position = 0;
+        var count = 0;
+        while (position < raw.Length && count < stated)
         {
-            throw new CorruptBlockException(path, block.Offset, "the block has bytes after its last record");
+            if (!RecordFormat.TryRead(raw, ref position, out _, out _, out _))
+            {
+                throw new CorruptBlockException(path, offset, $"record {count} of {stated} is malformed");
+            }
+
+            count++;
         }
 
-        return records;
+        if (count != stated)
+        {
+            throw new CorruptBlockException(path, offset, $"the header states {stated} records but the block holds {count}");
+        }
+
+        if (position != raw.Length)
+        {
+            throw new CorruptBlockException(path, offset, "the block has bytes after its last record");
+        }
+
+        return count;
     }
 
     /// <summary>

@@ -126,6 +126,7 @@ internal sealed class BlockCodec
                 throw new CorruptBlockException(path, offset, "the block is not encrypted but the store is");
             }
 
+            CheckRawLength(header, payload.Length, path, offset);
             var raw = new byte[header.RawLength];
             if ((header.Flags & BlockFlags.Compressed) != 0)
             {
@@ -140,11 +141,6 @@ internal sealed class BlockCodec
             }
             else
             {
-                if (payload.Length != raw.Length)
-                {
-                    throw new CorruptBlockException(path, offset, "raw length does not match the payload");
-                }
-
                 payload.CopyTo(raw);
             }
 
@@ -156,6 +152,28 @@ internal sealed class BlockCodec
             {
                 ArrayPool<byte>.Shared.Return(decrypted, clearArray: true);
             }
+        }
+    }
+
+    /// <summary>
+    /// Refuses a raw length that the stored payload cannot produce, before a buffer of that length is allocated: a
+    /// resealed header could otherwise make a block of a few bytes cost up to <see cref="BlockHeader.MaxPayloadLength"/>
+    /// per decoder. <paramref name="plainLength"/> is the payload's length after decryption.
+    /// </summary>
+    private void CheckRawLength(in BlockHeader header, int plainLength, string path, long offset)
+    {
+        if ((header.Flags & BlockFlags.Compressed) != 0)
+        {
+            var most = _decompressor.MaxDecompressedLength(plainLength);
+            if (header.RawLength > most)
+            {
+                throw new CorruptBlockException(path, offset,
+                    $"raw length {header.RawLength} is more than {plainLength} compressed bytes can decode to ({most})");
+            }
+        }
+        else if (header.RawLength != plainLength)
+        {
+            throw new CorruptBlockException(path, offset, $"raw length {header.RawLength} does not match the {plainLength}-byte payload");
         }
     }
 }

@@ -135,6 +135,18 @@ internal readonly record struct BlockHeader(
             rawLength);
     }
 
+    /// <summary>The bytes the header CRC covers (00-35): what checking a header costs.</summary>
+    public const int HeaderCrcLength = HeaderCrcOffset;
+
+    /// <summary>
+    /// The block CRC over a block's header only (bytes 00-39), to be extended with <see cref="Crc32C.Append"/> over
+    /// the payload a piece at a time, so a block can be verified without holding it whole.
+    /// </summary>
+    public static uint BlockCrcOfHeader(ReadOnlySpan<byte> header) => Crc32C.Compute(header[..BlockCrcOffset]);
+
+    /// <summary>The block CRC a header records (bytes 40-43).</summary>
+    public static uint StoredBlockCrc(ReadOnlySpan<byte> header) => BinaryPrimitives.ReadUInt32LittleEndian(header[BlockCrcOffset..]);
+
     /// <summary>Whether the block CRC of a whole block (header and payload) matches.</summary>
     public static bool HasValidBlockCrc(ReadOnlySpan<byte> block)
     {

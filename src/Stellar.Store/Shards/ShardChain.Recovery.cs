@@ -5,24 +5,30 @@ namespace Stellar.Store.Shards;
 internal sealed partial class ShardChain
 {
     private readonly List<ScannedBlock> _blocks = new();
+    private ShardScanner? _scanner;
 
     /// <summary>Bytes cut from a torn tail at open.</summary>
     public long TruncatedBytes { get; private set; }
+
+    /// <summary>Bytes fed to CRC32C while verifying shards at open: the work of the scan, bounded by the bytes on disk.</summary>
+    public long ChecksummedBytes => _scanner?.ChecksummedBytes ?? 0;
 
     /// <summary>The shard files whose torn tails were cut at open.</summary>
     public List<string> TruncatedShards { get; } = new();
 
     /// <summary>
-    /// Verifies every block of every shard (header, checksum, ids, sequence order) and cuts a torn tail of the
-    /// active shard. A bad block anywhere else throws <see cref="CorruptBlockException"/>; a shard the manifest
-    /// lists but the directory lacks throws <see cref="CorruptStoreException"/>. When <paramref name="sealActive"/>
-    /// is set (even if the active shard is empty), or a tail was cut, the next write starts a new shard, so a
+    /// Verifies every shard header and every block of every shard (header, checksum, ids, sequence order; a sealed
+    /// shard's length and last block) and cuts a torn tail of the active shard. A bad block anywhere else throws
+    /// <see cref="CorruptBlockException"/>; a shard the manifest lists but the directory lacks throws
+    /// <see cref="CorruptStoreException"/>. When <paramref name="sealActive"/> is set (even if the active shard is
+    /// empty), a tail was cut, or the active shard is of format 1 or sealed, the next write starts a new shard, so a
     /// (shard, sequence) pair is never written twice even where lost or cut bytes reached the disk.
     /// </summary>
     public void Scan(bool sealActive)
     {
         RemoveObsoleteFiles();
         ulong lastSequence = 0;
+        _scanner = new ShardScanner(_entry.Id);
         for (var i = 0; i < _entry.Shards.Count; i++)
         {
             var shardId = _entry.Shards[i];
@@ -33,27 +39,30 @@ internal sealed partial class ShardChain
             }
 
             var file = File(shardId);
-            var bytes = new byte[file.Length];
-            file.ReadAt(0, bytes);
+            var length = file.Length;
             _entry.ShardDetails.TryGetValue(shardId, out var details);
-            var start = CheckShardHeader(shardId, bytes, details);
+            var start = CheckShardHeader(shardId, file, details);
 
             // A sealed shard was flushed before it was sealed, so it cannot end torn, even when it is the last one.
-            var isActive = i == _entry.Shards.Count - 1 && details is not { IsSealed: true };
+            var isLast = i == _entry.Shards.Count - 1;
+            var isActive = isLast && details is not { IsSealed: true };
             var first = _blocks.Count;
-            var end = ScanShard(shardId, bytes, start, isActive, details, ref lastSequence);
-            if (end < bytes.Length)
+            var consecutive = details?.Salt is not null;
+            var end = _scanner.Scan(file, ShardPath(shardId), shardId, isActive, start, consecutive ? details!.FirstSequence : null, consecutive,
+                ref lastSequence, _blocks);
+            if (end < length)
             {
-                TruncatedBytes += bytes.Length - end;
+                TruncatedBytes += length - end;
                 TruncatedShards.Add(name);
                 file.Truncate(end);
                 _mustRoll = true;
             }
 
-            CheckSealed(shardId, bytes.Length, details, _blocks.Count > first ? _blocks[^1].Header.Sequence : null);
-            if (i == _entry.Shards.Count - 1)
+            ulong? last = _blocks.Count > first ? _blocks[^1].Header.Sequence : null;
+            CheckSealed(shardId, end, details, last);
+            if (isLast)
             {
-                _activeLastSequence = _blocks.Count > first ? _blocks[^1].Header.Sequence : null;
+                _activeLastSequence = last;
 
                 // New blocks go only into shards of the current format, and never after a sealed shard's end.
                 _mustRoll |= details?.Salt is null || details.IsSealed;
@@ -81,12 +90,14 @@ internal sealed partial class ShardChain
     /// start; a format-1 shard has no header and its blocks start at 0. A header that is missing, damaged, of another
     /// shard, or whose salt is not the manifest's (a file from another copy of the store) is refused.
     /// </summary>
-    private long CheckShardHeader(uint shardId, byte[] bytes, ManifestShard? details)
+    private long CheckShardHeader(uint shardId, Storage.IStorageFile file, ManifestShard? details)
     {
         var path = ShardPath(shardId);
+        Span<byte> bytes = stackalloc byte[ShardHeader.Size];
+        var read = file.ReadAt(0, bytes);
         if (details?.Salt is not { } salt)
         {
-            if (bytes.Length >= sizeof(uint) && System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(bytes) == ShardHeader.Magic)
+            if (read >= sizeof(uint) && System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(bytes) == ShardHeader.Magic)
             {
                 throw new CorruptBlockException(path, 0, "the shard has a header but the manifest records no salt for it");
             }
@@ -94,7 +105,7 @@ internal sealed partial class ShardChain
             return 0;
         }
 
-        var header = ShardHeader.TryRead(bytes, out var problem) ?? throw new CorruptBlockException(path, 0, problem ?? "bad shard header");
+        var header = ShardHeader.TryRead(bytes[..read], out var problem) ?? throw new CorruptBlockException(path, 0, problem ?? "bad shard header");
         if (header.CollectionId != _entry.Id || header.ShardId != shardId)
         {
             throw new CorruptBlockException(path, 0, $"the shard header names collection {header.CollectionId} shard {header.ShardId}");
@@ -113,97 +124,9 @@ internal sealed partial class ShardChain
     {
         if (details is { SealedLength: { } sealedLength } && (length != sealedLength || lastSequence != details.LastSequence))
         {
+            var invariant = System.Globalization.CultureInfo.InvariantCulture;
             throw new CorruptBlockException(ShardPath(shardId), Math.Min(length, sealedLength),
-                $"the sealed shard holds {length} bytes up to block {lastSequence?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "none"}; the manifest recorded {sealedLength} bytes up to block {details.LastSequence?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "none"}");
+                $"the sealed shard holds {length} bytes up to block {lastSequence?.ToString(invariant) ?? "none"}; the manifest recorded {sealedLength} bytes up to block {details.LastSequence?.ToString(invariant) ?? "none"}");
         }
-    }
-
-    private long ScanShard(uint shardId, byte[] bytes, long start, bool isActive, ManifestShard? details, ref ulong lastSequence)
-    {
-        var path = ShardPath(shardId);
-        var offset = start;
-
-        // In a shard of format 2 and later, blocks carry consecutive sequences from the recorded first one, so a block
-        // removed from the middle or the start (or moved) is found; format-1 shards only promise increasing ones.
-        ulong? expected = details?.Salt is null ? null : details.FirstSequence;
-        while (offset < bytes.Length)
-        {
-            var problem = CheckBlock(bytes, offset, out var header);
-            if (problem is not null)
-            {
-                // Only the end of the active shard can be torn, and a torn tail has nothing valid after it.
-                // Anything else is damage to committed data: refuse rather than drop it.
-                if (!isActive || HasValidBlockAfter(bytes, offset + 1, shardId))
-                {
-                    throw new CorruptBlockException(path, offset, problem);
-                }
-
-                return offset;
-            }
-
-            // A whole, checksummed block in the wrong place is never a torn write: it is refused, not cut.
-            if (header.CollectionId != _entry.Id || header.ShardId != shardId)
-            {
-                throw new CorruptBlockException(path, offset, $"the block belongs to collection {header.CollectionId} shard {header.ShardId}");
-            }
-
-            if (header.Sequence <= lastSequence || (expected is { } next && header.Sequence != next))
-            {
-                throw new CorruptBlockException(path, offset, expected is { } e && header.Sequence != e
-                    ? $"block sequence {header.Sequence} is not the expected {e}: a block is missing or out of place"
-                    : $"block sequence {header.Sequence} does not follow {lastSequence}");
-            }
-
-            _blocks.Add(new ScannedBlock(shardId, offset, header));
-            lastSequence = header.Sequence;
-            expected = details?.Salt is null ? null : header.Sequence + 1;
-            offset += header.BlockLength;
-        }
-
-        return offset;
-    }
-
-    private static string? CheckBlock(byte[] bytes, long offset, out BlockHeader header)
-    {
-        header = default;
-        var span = bytes.AsSpan((int)offset);
-        var parsed = BlockHeader.TryRead(span, out var problem);
-        if (parsed is null)
-        {
-            return problem;
-        }
-
-        header = parsed.Value;
-        if (header.BlockLength > span.Length)
-        {
-            return "the block runs past the end of the file";
-        }
-
-        if (!BlockHeader.HasValidBlockCrc(span[..header.BlockLength]))
-        {
-            return "block checksum mismatch";
-        }
-
-        return null;
-    }
-
-    private static bool HasValidBlockAfter(byte[] bytes, long from, uint shardId)
-    {
-        for (var p = from; p + BlockHeader.Size <= bytes.Length; p++)
-        {
-            var span = bytes.AsSpan((int)p);
-            if (System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(span) != BlockHeader.Magic)
-            {
-                continue;
-            }
-
-            var header = BlockHeader.TryRead(span, out _);
-            if (header is { } h && h.BlockLength <= span.Length && h.ShardId == shardId && BlockHeader.HasValidBlockCrc(span[..h.BlockLength]))
-            {
-                return true;
-            }
-        }
-
-        return false;
     }
 }

@@ -32,6 +32,20 @@ public abstract class CompressorContractTests
     }
 
     [Theory]
+    [MemberData(nameof(ShrinkingPayloads))]
+    public void MaxDecompressedLength_OfACompressedPayload_IsAtLeastTheLengthItDecodesTo(string payload)
+    {
+        // Decoding refuses a stated raw length above this bound, so a bound below a real block's would lose data.
+        var compressor = CreateCompressor();
+        var source = CodecPayloads.Get(payload);
+
+        var compressed = Compress(compressor, source);
+
+        Assert.True(source.Length <= compressor.MaxDecompressedLength(compressed.Length),
+            $"{payload}: {source.Length} bytes came from {compressed.Length}, over the bound {compressor.MaxDecompressedLength(compressed.Length)}");
+    }
+
+    [Theory]
     [MemberData(nameof(DecliningPayloads))]
     public void TryCompress_PayloadThatCannotShrink_ReturnsMinusOneWithinBounds(string payload)
     {
