@@ -21,7 +21,6 @@ internal sealed partial class ShardChain
     /// </summary>
     public void Scan(bool sealActive)
     {
-        RemoveObsoleteFiles();
         ulong lastSequence = 0;
         for (var i = 0; i < _entry.Shards.Count; i++)
         {

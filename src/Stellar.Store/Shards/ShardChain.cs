@@ -196,14 +196,22 @@ internal sealed partial class ShardChain : IDisposable
         }
 
         // The file exists (empty) before the manifest names it, and the manifest names it before any block goes
-        // in, so a crash at any point leaves either an unlisted empty file or a listed shard.
+        // in, so a crash at any point leaves either an unlisted empty file or a listed shard. A file already there
+        // with data is not ours to replace (open moves the next id past every file it finds): refuse, delete nothing.
         var name = ManifestCollection.ShardFileName(_entry.Id, shardId);
-        _storage.Delete(name);
-        _files[shardId] = _storage.Open(name);
+        var file = _storage.Open(name);
+        if (file.Length > 0)
+        {
+            file.Dispose();
+            throw new CorruptStoreException(ShardPath(shardId),
+                "a new shard was to get this file's name, but the file already exists and holds data that the manifest does not list; it was left untouched");
+        }
+
+        _files[shardId] = file;
 
         // A new list, not Add: another collection may be serializing the manifest, this list included, right now.
-        var before = _entry.Shards;
-        _changeManifest(() => _entry.Shards = [.. before, shardId], () => _entry.Shards = before);
+        // Not undone when the replace throws (see ManifestChange): the writer faults.
+        _changeManifest(() => _entry.Shards = [.. _entry.Shards, shardId]);
     }
 
     private void DrainBuffer()
