@@ -11,7 +11,7 @@ internal sealed partial class ShardChain
     /// <summary>The storage the shards live in (compaction writes its output shards there directly).</summary>
     public IStorage Storage => _storage;
 
-    /// <summary>The shard files removed at open because the manifest no longer lists them.</summary>
+    /// <summary>The shard files removed at open (by <see cref="RemoveObsoleteFiles"/>) because the manifest no longer lists them.</summary>
     public List<string> RemovedFiles { get; } = new();
 
     /// <summary>
