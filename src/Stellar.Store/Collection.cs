@@ -275,7 +275,16 @@ public sealed class Collection<TKey, TValue>
     /// or, when a snapshot taken before the compaction is still open, at the first write after it is disposed (or
     /// when the store closes).
     /// </returns>
-    /// <exception cref="IOException">Storage failed; the collection is unchanged and stays usable.</exception>
+    /// <exception cref="IOException">
+    /// Storage failed while the records were copied, before anything was swapped in: the collection is unchanged
+    /// and stays usable, and the partial output is removed (now or at the next open).
+    /// </exception>
+    /// <exception cref="StoreFaultedException">
+    /// A storage call whose outcome cannot be known failed (a manifest replace, or the rename of an output file): it
+    /// may have taken effect, so nothing is undone and no file of either side is deleted. The collection is faulted
+    /// as after a failed write; readers still see every acknowledged record, and reopening the store recovers it
+    /// from whichever manifest is on disk.
+    /// </exception>
     public Task CompactAsync(CancellationToken cancellationToken = default)
     {
         _store.ThrowIfDisposed();

@@ -4,10 +4,14 @@ namespace Stellar.Store;
 /// <param name="BlocksVerified">Blocks whose header and checksum were verified, over every collection.</param>
 /// <param name="TruncatedBytes">Bytes of torn tails (partial blocks at the end of an active shard) that were cut.</param>
 /// <param name="TruncatedShards">The shard files whose tails were cut.</param>
-/// <param name="IgnoredFiles">Files in the store directory that the manifest does not name (left in place).</param>
+/// <param name="IgnoredFiles">
+/// Files in the store directory that the manifest does not name (left in place), shard files whose id the manifest
+/// never handed out among them (a manifest rolled back or older than its shards): those ids are never reused.
+/// </param>
 /// <param name="RemovedFiles">
-/// Shard files the manifest no longer names but had handed out ids for, deleted at open: what a crash left of a
-/// compaction or of a new shard. They never hold the only copy of a committed block.
+/// Shard files the manifest no longer names but had handed out ids for, deleted at open once every listed shard
+/// was verified: what a crash left of a compaction or of a new shard. They never hold the only copy of a committed
+/// block.
 /// </param>
 /// <param name="Elapsed">The time verification took.</param>
 public sealed record RecoveryReport(

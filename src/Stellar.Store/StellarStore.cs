@@ -46,12 +46,14 @@ public sealed class StellarStore : IAsyncDisposable
     private readonly IActorRef _guardian;
     private readonly StrongBox<StellarStore?> _shutdownHook;
     private readonly object _gate = new();
+    private readonly uint _nextCollectionId;
     private Task? _disposeTask;
     private int _disposed;
 
     private StellarStore(string path, StoreOptions options, IStorage storage, IDisposable storeLock, Manifest manifest,
-        BlockCodec codec, AesGcmBlockCipher? cipher, Dictionary<string, ShardChain> chains, RecoveryReport recovery)
+        BlockCodec codec, AesGcmBlockCipher? cipher, Dictionary<string, ShardChain> chains, RecoveryReport recovery, uint nextCollectionId)
     {
+        _nextCollectionId = nextCollectionId;
         Path = path;
         Options = options.WithoutSecrets();
         _storage = storage;
@@ -175,17 +177,30 @@ public sealed class StellarStore : IAsyncDisposable
                     KeyType = TypeName<TKey>(),
                     ValueType = TypeName<TValue>(),
                 };
-                var collections = _manifest.Collections;
-                ChangeManifest(_storage, _manifest, () => _manifest.Collections = [.. collections, entry], () => _manifest.Collections = collections);
-                _chains[name] = new ShardChain(_storage, entry, (change, undo) => ChangeManifest(_storage, _manifest, change, undo), Options.MaxShardBytes, Options.Durability);
+                // Past every collection id the directory's files use too: a manifest older than its shards must
+                // not give a new collection the files of one it lost.
+                entry.Id = Math.Max(entry.Id, _nextCollectionId);
+                ChangeManifest(_storage, _manifest, () => _manifest.Collections = [.. _manifest.Collections, entry]);
             }
             else if (entry.KeyType != TypeName<TKey>() || entry.ValueType != TypeName<TValue>())
             {
                 throw new InvalidOperationException(
                     $"Collection '{name}' holds {entry.KeyType} -> {entry.ValueType}; it was asked for as {TypeName<TKey>()} -> {TypeName<TValue>()}.");
             }
+            else if (!_chains.ContainsKey(name))
+            {
+                // An earlier call added the entry, but its save failed with an unknown outcome (the entry stays in
+                // memory, see ManifestChange): save again before the collection writes its first shard.
+                ChangeManifest(_storage, _manifest, static () => { });
+            }
 
-            var engine = new CollectionEngine<TKey, TValue>(name, _chains[name], _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold);
+            if (!_chains.TryGetValue(name, out var chain))
+            {
+                chain = new ShardChain(_storage, entry, change => ChangeManifest(_storage, _manifest, change), Options.MaxShardBytes, Options.Durability);
+                _chains[name] = chain;
+            }
+
+            var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold);
             engine.Load();
             var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter($"c{entry.Id}", engine), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
             var handle = new WriterHandle(writer, Options.MaxQueuedWrites);
@@ -300,7 +315,7 @@ public sealed class StellarStore : IAsyncDisposable
             if (manifest.Compression != (byte)options.Compression || !storage.Exists(Manifest.FileName) || manifest.FormatVersion < Manifest.CurrentFormatVersion)
             {
                 manifest.Compression = (byte)options.Compression;
-                ChangeManifest(storage, manifest, static () => { }, static () => { });
+                ChangeManifest(storage, manifest, static () => { });
             }
 
             var codec = new BlockCodec(options.Compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
@@ -310,19 +325,28 @@ public sealed class StellarStore : IAsyncDisposable
             var known = new HashSet<string>(StringComparer.Ordinal) { Manifest.FileName, "LOCK" };
             foreach (var entry in manifest.Collections)
             {
-                var chain = new ShardChain(storage, entry, (change, undo) => ChangeManifest(storage, manifest, change, undo), options.MaxShardBytes, options.Durability);
+                var chain = new ShardChain(storage, entry, change => ChangeManifest(storage, manifest, change), options.MaxShardBytes, options.Durability);
                 chains[entry.Name] = chain;
                 chain.Scan(sealActive: cipher is not null);
                 blocks += chain.Blocks.Count;
                 truncated += chain.TruncatedBytes;
                 truncatedShards.AddRange(chain.TruncatedShards);
-                removed.AddRange(chain.RemovedFiles);
                 known.UnionWith(entry.Shards.Select(s => ManifestCollection.ShardFileName(entry.Id, s)));
             }
 
-            var ignored = storage.List().Where(f => !known.Contains(f)).Order(StringComparer.Ordinal).ToArray();
+            // Only now that every listed shard of every collection was found and verified: a store that refuses to
+            // open must still hold every file it held, whichever manifest a repair would need.
+            foreach (var chain in chains.Values)
+            {
+                chain.RemoveObsoleteFiles();
+                removed.AddRange(chain.RemovedFiles);
+            }
+
+            var files = storage.List();
+            var ignored = files.Where(f => !known.Contains(f)).Order(StringComparer.Ordinal).ToArray();
+            var nextCollectionId = files.Select(f => ManifestCollection.TryParseShardFileName(f, ShardChain.CompactingSuffix, out var id, out _) ? id : 0).Append(0u).Max() + 1;
             var report = new RecoveryReport(blocks, truncated, truncatedShards, ignored, removed, stopwatch.Elapsed) { ManifestGeneration = generation };
-            return new StellarStore(path, options, storage, storeLock, manifest, codec, cipher, chains, report);
+            return new StellarStore(path, options, storage, storeLock, manifest, codec, cipher, chains, report, nextCollectionId);
         }
         catch
         {
@@ -355,22 +379,16 @@ public sealed class StellarStore : IAsyncDisposable
     /// <summary>
     /// Changes the manifest and replaces its file as one step under the manifest's lock (see
     /// <see cref="ManifestChange"/>). Collections roll shards on their own threads: unserialized, two replaces race
-    /// on the temporary file, and a save could write another collection's change whose own save then fails.
+    /// on the temporary file. A replace that throws is not undone, since it may have taken effect: the collection
+    /// whose change it was faults, and the others go on (their next change writes this one too, see
+    /// <see cref="ManifestChange"/>).
     /// </summary>
-    private static void ChangeManifest(IStorage storage, Manifest manifest, Action change, Action undo)
+    private static void ChangeManifest(IStorage storage, Manifest manifest, Action change)
     {
         lock (manifest)
         {
             change();
-            try
-            {
-                storage.ReplaceAtomically(Manifest.FileName, manifest.Serialize());
-            }
-            catch
-            {
-                undo();
-                throw;
-            }
+            storage.ReplaceAtomically(Manifest.FileName, manifest.Serialize());
         }
     }
 

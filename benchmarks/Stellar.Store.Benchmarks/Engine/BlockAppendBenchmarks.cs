@@ -117,7 +117,7 @@ public class BlockAppendBenchmarks : StoreBenchmark
     {
         var storage = new FileStorage(Fresh(method));
         var entry = new ManifestCollection { Name = "blocks", Id = 1 };
-        var chain = new ShardChain(storage, entry, static (change, _) => change(), 1L << 30, durability);
+        var chain = new ShardChain(storage, entry, static change => change(), 1L << 30, durability);
         _chain = chain;
         OnClose(() =>
         {

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using Stellar.Store.Codecs;
 using Stellar.Store.Format;
 using Stellar.Store.Shards;
@@ -45,6 +46,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
     /// <summary>
     /// Off the writer, between begin and finish: encodes the records alive at the pinned version into new shard
     /// files (written under a temporary name, flushed, then renamed), shard by shard with blocks encoded in parallel.
+    /// A rename that throws sets <see cref="CompactionRun.OutcomeUnknown"/> before the exception propagates.
     /// </summary>
     public void CopyLive(CompactionRun run, CancellationToken cancellationToken)
     {
@@ -82,6 +84,19 @@ internal sealed partial class CollectionEngine<TKey, TValue>
 
             var shardBlocks = blocks.GetRange(next, count);
             run.OutputDetails[shardId] = WriteOutputShard(shardId, live, shardBlocks, sequence, valueOffsets, locations, cancellationToken);
+            var name = ManifestCollection.ShardFileName(_chain.CollectionId, shardId);
+            try
+            {
+                _chain.Storage.Rename(name + ShardChain.CompactingSuffix, name);
+            }
+            catch (Exception e)
+            {
+                // The rename may have happened: from here on no output of this run may be deleted (see Compactor).
+                run.OutcomeUnknown = true;
+                run.Error = e;
+                throw;
+            }
+
             foreach (var block in shardBlocks)
             {
                 for (var i = block.Start; i < block.End; i++)
@@ -98,15 +113,28 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         run.Moved = moved;
     }
 
-    /// <summary>Off the writer, after a failed or cancelled copy: releases the pin and removes partial output.</summary>
+    /// <summary>
+    /// Off the writer, after a failed or cancelled copy (always before the swap): releases the pin and removes the
+    /// output this run wrote, which no manifest can name since the swap was never tried. After a rename whose
+    /// outcome is unknown it deletes nothing; the next open removes what no manifest lists.
+    /// </summary>
     public void AbandonCompaction(CompactionRun run)
     {
+        Debug.Assert(!run.SwapAttempted, "a compaction is abandoned only before its swap");
         Map.Unpin(run.PinnedVersion);
+        if (run.OutcomeUnknown)
+        {
+            return;
+        }
+
         foreach (var shardId in run.OutputIds)
         {
             var name = ManifestCollection.ShardFileName(_chain.CollectionId, shardId);
             _chain.Storage.Delete(name + ShardChain.CompactingSuffix);
-            _chain.Storage.Delete(name);
+            if (run.Outputs.Contains(shardId))
+            {
+                _chain.Storage.Delete(name);
+            }
         }
     }
 
@@ -168,18 +196,13 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         var maxBlocks = (2 * live / CompactionBlockBytes) + 1;
         var bound = live + (live / 200) + (maxBlocks * (BlockHeader.Size + 80));
         var outputShards = (int)Math.Min(2 * bound / _maxShardBytes, int.MaxValue - 2) + 2;
-        try
-        {
-            var (prefix, outputIds) = _chain.BeginCompaction(outputShards, out var lastSequence);
-            run.Prefix = prefix;
-            run.OutputIds = outputIds;
-            run.LastSequence = lastSequence;
-        }
-        catch (IOException e)
-        {
-            run.Error = e;
-            return;
-        }
+
+        // A failure here propagates and faults the collection: the buffered bytes drained here were acknowledged
+        // (Buffered mode), and the manifest replace that reserves the ids has an unknown outcome when it throws.
+        var (prefix, outputIds) = _chain.BeginCompaction(outputShards, out var lastSequence);
+        run.Prefix = prefix;
+        run.OutputIds = outputIds;
+        run.LastSequence = lastSequence;
 
         if (run.HasWork)
         {
@@ -189,15 +212,23 @@ internal sealed partial class CollectionEngine<TKey, TValue>
 
     private void FinishCompaction(CompactionRun run)
     {
+        if (run.OutcomeUnknown)
+        {
+            // The copy renamed an output with an unknown outcome (its pin is already released): fault the collection.
+            throw new IOException($"A compaction of '{_name}' failed with an unknown outcome: {run.Error?.Message}", run.Error);
+        }
+
+        run.SwapAttempted = true;
         try
         {
             _chain.CompleteCompaction(run.Prefix, run.Outputs, run.OutputDetails);
         }
-        catch (IOException e)
+        catch
         {
-            run.Error = e;
-            AbandonCompaction(run);
-            return;
+            // The swap may be on disk: keep both file sets (nothing is retired, nothing deleted) and let the failure
+            // fault the collection. Readers still find every value in the old files, which stay open.
+            Map.Unpin(run.PinnedVersion);
+            throw;
         }
 
         long stored = _storedBytes, live = _liveBytes;
@@ -395,8 +426,6 @@ internal sealed partial class CollectionEngine<TKey, TValue>
                 file.FlushToDisk();
                 sealedLength = file.Length;
             }
-
-            _chain.Storage.Rename(temp, name);
         }
         finally
         {

@@ -1,5 +1,3 @@
-using System.Runtime.ExceptionServices;
-
 namespace Stellar.Store.Engine;
 
 /// <summary>
@@ -35,7 +33,6 @@ internal sealed class Compactor : IDisposable
         {
             var run = new CompactionRun();
             await _submit(new CompactionStep(run, Begin: true), linked.Token).ConfigureAwait(false);
-            ThrowIfFailed(run);
             if (!run.HasWork)
             {
                 return;
@@ -48,12 +45,15 @@ internal sealed class Compactor : IDisposable
             catch
             {
                 _target.AbandonCompaction(run);
-                throw;
+                if (!run.OutcomeUnknown)
+                {
+                    throw;
+                }
             }
 
-            // From here the writer owns the outcome: it swaps the output in, or abandons it on failure.
+            // From here the writer owns the outcome: it swaps the output in, or faults the collection when the swap
+            // (or, per OutcomeUnknown, the copy's rename) fails, since such a failure may have taken effect.
             await _submit(new CompactionStep(run, Begin: false), CancellationToken.None).ConfigureAwait(false);
-            ThrowIfFailed(run);
         }
         finally
         {
@@ -82,7 +82,8 @@ internal sealed class Compactor : IDisposable
             }
             catch (Exception e)
             {
-                // A failed compaction changed nothing. Report it, and retry once more garbage has gathered.
+                // Report it, and retry once more garbage has gathered (a failure that faulted the collection stops
+                // its writes anyway; a clean one changed nothing).
                 Volatile.Write(ref _lastError, e);
                 _target.DeferAutoCompaction();
             }
@@ -109,13 +110,5 @@ internal sealed class Compactor : IDisposable
     {
         _gate.Dispose();
         _stopping.Dispose();
-    }
-
-    private static void ThrowIfFailed(CompactionRun run)
-    {
-        if (run.Error is not null)
-        {
-            ExceptionDispatchInfo.Capture(run.Error).Throw();
-        }
     }
 }

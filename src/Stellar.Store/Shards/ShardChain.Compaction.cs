@@ -11,7 +11,7 @@ internal sealed partial class ShardChain
     /// <summary>The storage the shards live in (compaction writes its output shards there directly).</summary>
     public IStorage Storage => _storage;
 
-    /// <summary>The shard files removed at open because the manifest no longer lists them.</summary>
+    /// <summary>The shard files removed at open (by <see cref="RemoveObsoleteFiles"/>) because the manifest no longer lists them.</summary>
     public List<string> RemovedFiles { get; } = new();
 
     /// <summary>
@@ -33,7 +33,7 @@ internal sealed partial class ShardChain
 
         _mustRoll = true;
         var first = _entry.NextShardId;
-        _changeManifest(() => _entry.NextShardId = first + (uint)outputShards, () => _entry.NextShardId = first);
+        _changeManifest(() => _entry.NextShardId = first + (uint)outputShards);
 
         var outputIds = Enumerable.Range(0, outputShards).Select(i => first + (uint)i).ToArray();
         foreach (var id in outputIds)
@@ -51,9 +51,11 @@ internal sealed partial class ShardChain
 
     /// <summary>
     /// Writer only: swaps the compacted <paramref name="prefix"/> for <paramref name="outputs"/> (complete, flushed
-    /// and sealed shard files, described by <paramref name="outputDetails"/>) with one atomic manifest replace. When the manifest cannot be written the chain is unchanged
-    /// and the exception propagates. The old files stay until <see cref="DeleteRetired"/>: readers of older
-    /// snapshots may still read large values from them.
+    /// and sealed shard files, described by <paramref name="outputDetails"/>) with one atomic manifest replace. When
+    /// the replace throws, its outcome is unknown: memory keeps the new chain, the old files stay open and on disk,
+    /// and the exception propagates (the writer faults; the next open finds whichever manifest is on disk, and both
+    /// file sets). The old files stay until <see cref="DeleteRetired"/> either way: readers of older snapshots may
+    /// still read large values from them.
     /// </summary>
     public void CompleteCompaction(uint[] prefix, IReadOnlyList<uint> outputs, IReadOnlyDictionary<uint, ManifestShard> outputDetails)
     {
@@ -63,14 +65,10 @@ internal sealed partial class ShardChain
         }
 
         System.Diagnostics.Debug.Assert(outputs.All(id => outputDetails.TryGetValue(id, out var d) && d.IsSealed), "every output shard is described and sealed");
-        var before = _entry.Shards;
-        var after = outputs.Concat(before.Skip(prefix.Length)).ToList();
-        var detailsBefore = _entry.ShardDetails;
-        var details = detailsBefore.Where(d => !prefix.Contains(d.Key)).Concat(outputs.Select(id => KeyValuePair.Create(id, outputDetails[id])))
+        var after = outputs.Concat(_entry.Shards.Skip(prefix.Length)).ToList();
+        var details = _entry.ShardDetails.Where(d => !prefix.Contains(d.Key)).Concat(outputs.Select(id => KeyValuePair.Create(id, outputDetails[id])))
             .ToDictionary(d => d.Key, d => d.Value);
-        _changeManifest(
-            () => (_entry.Shards, _entry.ShardDetails) = (after, details),
-            () => (_entry.Shards, _entry.ShardDetails) = (before, detailsBefore));
+        _changeManifest(() => (_entry.Shards, _entry.ShardDetails) = (after, details));
 
         foreach (var shardId in prefix)
         {
@@ -101,28 +99,31 @@ internal sealed partial class ShardChain
     }
 
     /// <summary>
-    /// At open: deletes this collection's shard files that the manifest does not list but whose ids it handed out
-    /// (a compaction's output or input, or a new shard, cut short by a crash). They never hold the only copy of a
-    /// committed block: a shard is listed before its first block is written, and a compaction's output is listed
-    /// only after it is flushed, in the same manifest replace that unlists its input.
+    /// At open, only once every listed shard of every collection was found and verified: deletes this collection's
+    /// shard files that the manifest does not list but whose ids it handed out (a compaction's output or input, or a
+    /// new shard, cut short by a crash). They never hold the only copy of a committed block: a shard is listed
+    /// before its first block is written, and a compaction's output is listed only after it is flushed, in the same
+    /// manifest replace that unlists its input. A file whose id the manifest never handed out (at or past
+    /// <see cref="ManifestCollection.NextShardId"/>: the manifest was rolled back, or copied older than its shards)
+    /// is not the manifest's to judge: it stays (reported as ignored), and the next id moves past it, so that no id
+    /// is handed out twice.
     /// </summary>
-    private void RemoveObsoleteFiles()
+    public void RemoveObsoleteFiles()
     {
-        var prefix = $"c{_entry.Id:x8}-";
-        var listed = _entry.Shards.Select(id => ManifestCollection.ShardFileName(_entry.Id, id)).ToHashSet(StringComparer.Ordinal);
+        var listed = _entry.Shards.ToHashSet();
+        var handedOut = _entry.NextShardId;
         foreach (var name in _storage.List())
         {
-            if (!name.StartsWith(prefix, StringComparison.Ordinal))
+            if (!ManifestCollection.TryParseShardFileName(name, CompactingSuffix, out var collectionId, out var id) || collectionId != _entry.Id)
             {
                 continue;
             }
 
-            var shardName = name.EndsWith(CompactingSuffix, StringComparison.Ordinal) ? name[..^CompactingSuffix.Length] : name;
-            if (!listed.Contains(shardName)
-                && shardName.Length == prefix.Length + 14
-                && shardName.EndsWith(".shard", StringComparison.Ordinal)
-                && uint.TryParse(shardName.AsSpan(prefix.Length, 8), System.Globalization.NumberStyles.AllowHexSpecifier, null, out var id)
-                && id < _entry.NextShardId)
+            if (id >= handedOut)
+            {
+                _entry.NextShardId = Math.Max(_entry.NextShardId, id + 1);
+            }
+            else if (!listed.Contains(id) || name.EndsWith(CompactingSuffix, StringComparison.Ordinal))
             {
                 _storage.Delete(name);
                 RemovedFiles.Add(name);

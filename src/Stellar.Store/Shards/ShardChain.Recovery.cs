@@ -26,7 +26,6 @@ internal sealed partial class ShardChain
     /// </summary>
     public void Scan(bool sealActive)
     {
-        RemoveObsoleteFiles();
         ulong lastSequence = 0;
         _scanner = new ShardScanner(_entry.Id);
         for (var i = 0; i < _entry.Shards.Count; i++)

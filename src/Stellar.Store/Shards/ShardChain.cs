@@ -225,26 +225,29 @@ internal sealed partial class ShardChain : IDisposable
         }
 
         // The file and its header are durable before the manifest names it, and the manifest names it before any
-        // block goes in, so a crash at any point leaves either an unlisted file or a listed shard with its header.
+        // block goes in, so a crash at any point leaves either an unlisted file or a listed shard with its header. A
+        // file already there with data is not ours to replace (open moves the next id past every file it finds):
+        // refuse, delete nothing.
         var name = ManifestCollection.ShardFileName(_entry.Id, shardId);
-        if (_storage.Exists(name))
+        var file = _storage.Open(name);
+        if (file.Length > 0)
         {
-            throw new IOException($"Shard file '{ShardPath(shardId)}' already exists; it is not overwritten (the manifest may be older than the shard files).");
+            file.Dispose();
+            throw new CorruptStoreException(ShardPath(shardId),
+                "a new shard was to get this file's name, but the file already exists and holds data that the manifest does not list; it was left untouched");
         }
 
-        var file = _storage.Open(name);
         _files[shardId] = file;
         file.Append(new ShardHeader(_entry.Id, shardId, _salts[shardId]).ToArray());
         file.FlushToDisk();
 
-        // New collections, not changes in place: another collection may be serializing the manifest right now.
-        var before = _entry.Shards;
-        var detailsBefore = _entry.ShardDetails;
-        var details = new Dictionary<uint, ManifestShard>(detailsBefore)
+        // New collections, not changes in place: another collection may be serializing the manifest right now. Not
+        // undone when the replace throws (see ManifestChange): the writer faults.
+        var details = new Dictionary<uint, ManifestShard>(_entry.ShardDetails)
         {
             [shardId] = new ManifestShard { Salt = _salts[shardId], FirstSequence = firstSequence },
         };
-        if (sealedLength is { } length && !(detailsBefore.TryGetValue(sealingId, out var old) && old.IsSealed))
+        if (sealedLength is { } length && !(_entry.ShardDetails.TryGetValue(sealingId, out var old) && old.IsSealed))
         {
             details[sealingId] = new ManifestShard
             {
@@ -255,9 +258,7 @@ internal sealed partial class ShardChain : IDisposable
             };
         }
 
-        _changeManifest(
-            () => (_entry.Shards, _entry.ShardDetails) = ([.. before, shardId], details),
-            () => (_entry.Shards, _entry.ShardDetails) = (before, detailsBefore));
+        _changeManifest(() => (_entry.Shards, _entry.ShardDetails) = ([.. _entry.Shards, shardId], details));
         _activeLastSequence = null;
     }
 

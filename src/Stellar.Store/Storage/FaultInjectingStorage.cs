@@ -11,9 +11,13 @@ namespace Stellar.Store.Storage;
 /// "at step k for every k", run a scenario once without faults, read <see cref="OperationCount"/> (or a
 /// per-kind count), then run it again on a fresh instance for each k with <see cref="FailOperationAt"/> = k.</para>
 /// <para>The counted mutating operations are <see cref="IStorageFile.Append"/>, <see cref="IStorageFile.FlushToDisk"/>,
-/// <see cref="IStorageFile.Truncate"/>, <see cref="ReplaceAtomically"/>, <see cref="Rename"/> and <see cref="Delete"/>.
-/// A call counts when it is made, whether it then fails or not. An injected failure happens before the inner
-/// storage is touched, except for the torn prefix of an append; a failed flush leaves the inner file unflushed.</para>
+/// <see cref="IStorageFile.Truncate"/>, <see cref="ReplaceAtomically"/>, <see cref="Rename"/>, <see cref="Delete"/>
+/// and an <see cref="Open"/> that creates a file. A call counts when it is made, whether it then fails or not.</para>
+/// <para><see cref="Timing"/> says when every injected fault fires, whichever knob chose the call. With
+/// <see cref="FaultTiming.BeforeEffect"/> (the default) the inner storage is not touched, except for the torn
+/// prefix of an append, and a failed flush leaves the inner file unflushed. With <see cref="FaultTiming.AfterEffect"/>
+/// the whole operation reaches the inner storage first (every byte appended, the flush done, the file replaced,
+/// renamed, deleted, truncated or created), then the call throws: an outcome the caller cannot know.</para>
 /// <para>Like <see cref="FileStorageFile"/>, a file whose flush failed fails every later flush.</para>
 /// <para>Thread safety: every member may be called from any thread; counters and knobs are read and updated under
 /// one lock. Set knobs before the operations they target.</para>
@@ -28,10 +32,19 @@ internal sealed class FaultInjectingStorage : IStorage
     private int? _failReplaceAt;
     private int? _failRenameAt;
     private int? _failOperationAt;
+    private int? _failDeleteAt;
+    private int? _failTruncateAt;
+    private int? _failCreateAt;
+    private FaultTiming _timing;
     private int _appendCount;
     private int _flushCount;
     private int _replaceCount;
     private int _renameCount;
+    private int _deleteCount;
+    private int _truncateCount;
+    private int _createCount;
+    private int _faultsBeforeEffect;
+    private int _faultsAfterEffect;
     private int _operationCount;
     private int _faultCount;
     private long _bytesWritten;
@@ -49,7 +62,13 @@ internal sealed class FaultInjectingStorage : IStorage
     /// <inheritdoc />
     public string Location => Inner.Location;
 
-    /// <summary>The Nth <see cref="IStorageFile.Append"/> throws, after writing <see cref="TornAppendLength"/> bytes of its data.</summary>
+    /// <summary>When every injected fault fires: before the operation's effect (the default) or after it.</summary>
+    public FaultTiming Timing { get => Read(ref _timing); set => Write(ref _timing, value); }
+
+    /// <summary>
+    /// The Nth <see cref="IStorageFile.Append"/> throws, after writing <see cref="TornAppendLength"/> bytes of its
+    /// data (all of them when <see cref="Timing"/> is <see cref="FaultTiming.AfterEffect"/>).
+    /// </summary>
     public int? FailAppendAt { get => Read(ref _failAppendAt); set => Write(ref _failAppendAt, value); }
 
     /// <summary>
@@ -59,7 +78,10 @@ internal sealed class FaultInjectingStorage : IStorage
     /// </summary>
     public int TornAppendLength { get => Read(ref _tornAppendLength); set => Write(ref _tornAppendLength, value); }
 
-    /// <summary>The Nth <see cref="IStorageFile.FlushToDisk"/> throws without flushing; that file's later flushes throw too.</summary>
+    /// <summary>
+    /// The Nth <see cref="IStorageFile.FlushToDisk"/> throws, without flushing (or after flushing, per
+    /// <see cref="Timing"/>); that file's later flushes throw too.
+    /// </summary>
     public int? FailFlushAt { get => Read(ref _failFlushAt); set => Write(ref _failFlushAt, value); }
 
     /// <summary>
@@ -70,11 +92,26 @@ internal sealed class FaultInjectingStorage : IStorage
     /// </summary>
     public long? DiskCapacity { get => Read(ref _diskCapacity); set => Write(ref _diskCapacity, value); }
 
-    /// <summary>The Nth <see cref="ReplaceAtomically"/> throws and leaves the target as it was.</summary>
+    /// <summary>
+    /// The Nth <see cref="ReplaceAtomically"/> throws and leaves the target as it was, or (per <see cref="Timing"/>)
+    /// throws after replacing it, as a directory fsync that fails after the rename does.
+    /// </summary>
     public int? FailReplaceAt { get => Read(ref _failReplaceAt); set => Write(ref _failReplaceAt, value); }
 
-    /// <summary>The Nth <see cref="Rename"/> throws and renames nothing.</summary>
+    /// <summary>The Nth <see cref="Rename"/> throws and renames nothing, or (per <see cref="Timing"/>) throws after renaming.</summary>
     public int? FailRenameAt { get => Read(ref _failRenameAt); set => Write(ref _failRenameAt, value); }
+
+    /// <summary>The Nth <see cref="Delete"/> throws, before or after deleting per <see cref="Timing"/>.</summary>
+    public int? FailDeleteAt { get => Read(ref _failDeleteAt); set => Write(ref _failDeleteAt, value); }
+
+    /// <summary>The Nth <see cref="IStorageFile.Truncate"/> throws, before or after truncating per <see cref="Timing"/>.</summary>
+    public int? FailTruncateAt { get => Read(ref _failTruncateAt); set => Write(ref _failTruncateAt, value); }
+
+    /// <summary>
+    /// The Nth <see cref="Open"/> that creates a file throws, before creating it or (per <see cref="Timing"/>)
+    /// after creating it empty. Opening an existing file is not counted.
+    /// </summary>
+    public int? FailCreateAt { get => Read(ref _failCreateAt); set => Write(ref _failCreateAt, value); }
 
     /// <summary>The Nth counted mutating operation of any kind throws (an append tears as <see cref="TornAppendLength"/> says).</summary>
     public int? FailOperationAt { get => Read(ref _failOperationAt); set => Write(ref _failOperationAt, value); }
@@ -91,17 +128,65 @@ internal sealed class FaultInjectingStorage : IStorage
     /// <summary>Renames made so far.</summary>
     public int RenameCount => Read(ref _renameCount);
 
+    /// <summary>Deletes made so far.</summary>
+    public int DeleteCount => Read(ref _deleteCount);
+
+    /// <summary>Truncates made so far.</summary>
+    public int TruncateCount => Read(ref _truncateCount);
+
+    /// <summary>Opens that created a file, made so far.</summary>
+    public int CreateCount => Read(ref _createCount);
+
     /// <summary>Counted mutating operations of every kind made so far.</summary>
     public int OperationCount => Read(ref _operationCount);
 
     /// <summary>Faults injected so far, disk-full failures included.</summary>
     public int FaultCount => Read(ref _faultCount);
 
+    /// <summary>Faults injected by a knob with <see cref="FaultTiming.BeforeEffect"/> so far.</summary>
+    public int FaultsBeforeEffect => Read(ref _faultsBeforeEffect);
+
+    /// <summary>Faults injected by a knob with <see cref="FaultTiming.AfterEffect"/> so far.</summary>
+    public int FaultsAfterEffect => Read(ref _faultsAfterEffect);
+
     /// <summary>Bytes that reached the inner storage through appends (torn prefixes included) and replaces.</summary>
     public long BytesWritten => Read(ref _bytesWritten);
 
     /// <inheritdoc />
-    public IStorageFile Open(string name) => new FaultInjectingStorageFile(this, Inner.Open(name));
+    public IStorageFile Open(string name)
+    {
+        if (Inner.Exists(name))
+        {
+            return new FaultInjectingStorageFile(this, Inner.Open(name));
+        }
+
+        IOException? fault = null;
+        bool after;
+        lock (_gate)
+        {
+            _createCount++;
+            _operationCount++;
+            after = _timing == FaultTiming.AfterEffect;
+            if (_failCreateAt == _createCount || _failOperationAt == _operationCount)
+            {
+                fault = Injected($"Open #{_createCount} creating '{name}' (operation #{_operationCount})");
+            }
+        }
+
+        if (fault is not null && !after)
+        {
+            throw fault;
+        }
+
+        var file = Inner.Open(name);
+        if (fault is not null)
+        {
+            file.Dispose();
+            throw fault;
+        }
+
+        return new FaultInjectingStorageFile(this, file);
+    }
 
     /// <inheritdoc />
     public IStorageFile OpenRead(string name) => new FaultInjectingStorageFile(this, Inner.OpenRead(name));
@@ -115,8 +200,8 @@ internal sealed class FaultInjectingStorage : IStorage
     /// <inheritdoc />
     public void Delete(string name)
     {
-        ThrowIfFaulted(NextOperationFault($"Delete of '{name}'"));
-        Inner.Delete(name);
+        var fault = NextFault(ref _deleteCount, ref _failDeleteAt, $"Delete of '{name}'", out var after);
+        Apply(fault, after, () => Inner.Delete(name));
     }
 
     /// <inheritdoc />
@@ -126,6 +211,7 @@ internal sealed class FaultInjectingStorage : IStorage
     public void ReplaceAtomically(string name, ReadOnlySpan<byte> content)
     {
         IOException? fault;
+        var after = false;
         lock (_gate)
         {
             _replaceCount++;
@@ -133,6 +219,11 @@ internal sealed class FaultInjectingStorage : IStorage
             if (_failReplaceAt == _replaceCount || _failOperationAt == _operationCount)
             {
                 fault = Injected($"ReplaceAtomically #{_replaceCount} of '{name}' (operation #{_operationCount})");
+                after = _timing == FaultTiming.AfterEffect;
+                if (after)
+                {
+                    _bytesWritten += content.Length;
+                }
             }
             else if (content.Length > RemainingSpace())
             {
@@ -146,26 +237,20 @@ internal sealed class FaultInjectingStorage : IStorage
             }
         }
 
-        ThrowIfFaulted(fault);
+        if (fault is not null && !after)
+        {
+            throw fault;
+        }
+
         Inner.ReplaceAtomically(name, content);
+        ThrowIfFaulted(fault);
     }
 
     /// <inheritdoc />
     public void Rename(string from, string to)
     {
-        IOException? fault = null;
-        lock (_gate)
-        {
-            _renameCount++;
-            _operationCount++;
-            if (_failRenameAt == _renameCount || _failOperationAt == _operationCount)
-            {
-                fault = Injected($"Rename #{_renameCount} of '{from}' to '{to}' (operation #{_operationCount})");
-            }
-        }
-
-        ThrowIfFaulted(fault);
-        Inner.Rename(from, to);
+        var fault = NextFault(ref _renameCount, ref _failRenameAt, $"Rename of '{from}' to '{to}'", out var after);
+        Apply(fault, after, () => Inner.Rename(from, to));
     }
 
     /// <inheritdoc />
@@ -183,7 +268,8 @@ internal sealed class FaultInjectingStorage : IStorage
             written = length;
             if (_failAppendAt == _appendCount || _failOperationAt == _operationCount)
             {
-                written = (int)Math.Min(Math.Min(Math.Max(_tornAppendLength, 0), length), remaining);
+                var torn = _timing == FaultTiming.AfterEffect ? length : Math.Min(Math.Max(_tornAppendLength, 0), length);
+                written = (int)Math.Min(torn, remaining);
                 fault = Injected($"Append #{_appendCount} to '{name}' (operation #{_operationCount}) after {written} of {length} bytes");
             }
             else if (length > remaining)
@@ -198,26 +284,36 @@ internal sealed class FaultInjectingStorage : IStorage
         }
     }
 
-    /// <summary>Counts a flush and says whether it fails.</summary>
-    internal IOException? NextFlushFault(string name)
+    /// <summary>Counts a flush and says whether it fails, and whether after flushing.</summary>
+    internal IOException? NextFlushFault(string name, out bool afterEffect) =>
+        NextFault(ref _flushCount, ref _failFlushAt, $"FlushToDisk of '{name}'", out afterEffect);
+
+    /// <summary>Counts a truncate and says whether it fails, and whether after truncating.</summary>
+    internal IOException? NextTruncateFault(string name, long length, out bool afterEffect) =>
+        NextFault(ref _truncateCount, ref _failTruncateAt, $"Truncate of '{name}' to {length} bytes", out afterEffect);
+
+    /// <summary>Runs <paramref name="effect"/> and throws <paramref name="fault"/>, in the order <paramref name="afterEffect"/> says.</summary>
+    internal static void Apply(IOException? fault, bool afterEffect, Action effect)
     {
-        lock (_gate)
+        if (fault is not null && !afterEffect)
         {
-            _flushCount++;
-            _operationCount++;
-            return _failFlushAt == _flushCount || _failOperationAt == _operationCount
-                ? Injected($"FlushToDisk #{_flushCount} of '{name}' (operation #{_operationCount})")
-                : null;
+            throw fault;
         }
+
+        effect();
+        ThrowIfFaulted(fault);
     }
 
-    /// <summary>Counts a mutating operation with no knob of its own (truncate, delete) and says whether it fails.</summary>
-    internal IOException? NextOperationFault(string what)
+    private IOException? NextFault(ref int count, ref int? failAt, string what, out bool afterEffect)
     {
         lock (_gate)
         {
+            count++;
             _operationCount++;
-            return _failOperationAt == _operationCount ? Injected($"{what} (operation #{_operationCount})") : null;
+            afterEffect = _timing == FaultTiming.AfterEffect;
+            return failAt == count || _failOperationAt == _operationCount
+                ? Injected($"{what} #{count} (operation #{_operationCount})")
+                : null;
         }
     }
 
@@ -232,6 +328,13 @@ internal sealed class FaultInjectingStorage : IStorage
     private IOException Injected(string what)
     {
         _faultCount++;
+        if (_timing == FaultTiming.AfterEffect)
+        {
+            _faultsAfterEffect++;
+            return new IOException($"Injected fault: {what} failed after taking effect.");
+        }
+
+        _faultsBeforeEffect++;
         return new IOException($"Injected fault: {what} failed.");
     }
 

@@ -5,7 +5,8 @@ namespace Stellar.Store.Storage;
 /// say that this call fails.
 /// </summary>
 /// <remarks>
-/// A torn append leaves its prefix in the inner file, and <see cref="Length"/> counts it, as
+/// A fault fires before or after the inner call as <see cref="FaultInjectingStorage.Timing"/> says. A torn append
+/// leaves its prefix in the inner file, and <see cref="Length"/> counts it, as
 /// <see cref="FileStorageFile"/> counts a prefix that reached the disk. Reads never fail by injection.
 /// </remarks>
 internal sealed class FaultInjectingStorageFile : IStorageFile
@@ -48,31 +49,22 @@ internal sealed class FaultInjectingStorageFile : IStorageFile
     /// <inheritdoc />
     public void FlushToDisk()
     {
-        var fault = _storage.NextFlushFault(Name);
+        var fault = _storage.NextFlushFault(Name, out var afterEffect);
         if (fault is null && _flushFailed)
         {
             fault = new IOException($"An earlier flush of '{Name}' failed, so what is on disk is unknown; the file must not be trusted.");
+            afterEffect = false;
         }
 
-        if (fault is not null)
-        {
-            _flushFailed = true;
-            throw fault;
-        }
-
-        _inner.FlushToDisk();
+        _flushFailed |= fault is not null;
+        FaultInjectingStorage.Apply(fault, afterEffect, _inner.FlushToDisk);
     }
 
     /// <inheritdoc />
     public void Truncate(long length)
     {
-        var fault = _storage.NextOperationFault($"Truncate of '{Name}' to {length} bytes");
-        if (fault is not null)
-        {
-            throw fault;
-        }
-
-        _inner.Truncate(length);
+        var fault = _storage.NextTruncateFault(Name, length, out var afterEffect);
+        FaultInjectingStorage.Apply(fault, afterEffect, () => _inner.Truncate(length));
     }
 
     /// <inheritdoc />

@@ -32,7 +32,7 @@ public sealed class ParallelEncodeOrderTests
         var codec = new BlockCodec(new Lz4Compressor(), new Lz4Compressor(), cipher);
         var padding = CodecPayloads.EnglishLikeText(300, seed: 1);
 
-        using (var chain = new ShardChain(storage, entry, static (change, _) => change(), 1024 * 1024, Durability.WriteThrough))
+        using (var chain = new ShardChain(storage, entry, static change => change(), 1024 * 1024, Durability.WriteThrough))
         {
             var engine = new CollectionEngine<int, Versioned>("ordered", chain, codec, parallelism: 4, maxShardBytes: 1024 * 1024, compactionThreshold: 0, largeValueBytes: 16 * 1024);
             engine.Load();
@@ -47,7 +47,7 @@ public sealed class ParallelEncodeOrderTests
         }
 
         Assert.True(entry.Shards.Count > 3, $"the group spans {entry.Shards.Count} shards");
-        using (var chain = new ShardChain(storage, entry, static (change, _) => change(), 1024 * 1024, Durability.WriteThrough))
+        using (var chain = new ShardChain(storage, entry, static change => change(), 1024 * 1024, Durability.WriteThrough))
         {
             chain.Scan(sealActive: true);
             Assert.True(chain.Blocks.Count > 40, $"the group made {chain.Blocks.Count} blocks");

@@ -33,6 +33,10 @@ internal sealed class SoakRun
     private readonly Dictionary<string, int> _counts = new(StringComparer.Ordinal);
     private StellarStore? _store;
 
+    // The boundary of the simulated process that owns the open store: a crash goes through it, so that a background
+    // compaction of the dead process cannot write on after the crash.
+    private CrashFence? _fence;
+
     public SoakRun(int seed, SoakStorage kind, string path)
     {
         _seed = seed;
@@ -80,6 +84,8 @@ internal sealed class SoakRun
 
     private StellarStore Store => _store ?? throw new InvalidOperationException("no open store");
 
+    private CrashFence Fence => _fence ?? throw new InvalidOperationException("no simulated process");
+
     /// <summary>Runs <paramref name="steps"/> operations, checking every collection after each; returns how often each ran.</summary>
     public async Task<IReadOnlyDictionary<string, int>> RunAsync(int steps)
     {
@@ -113,6 +119,7 @@ internal sealed class SoakRun
         finally
         {
             await Store.DisposeAsync();
+            _fence?.Dispose();
         }
 
         return _counts;
@@ -129,9 +136,11 @@ internal sealed class SoakRun
 
     private async Task OpenAsync()
     {
-        _store = _kind == SoakStorage.Files
+        _fence?.Dispose();
+        _fence = _kind == SoakStorage.Memory ? new CrashFence(_memory) : null;
+        _store = _fence is null
             ? await StellarStore.OpenAsync(_path, _options)
-            : await StellarStore.OpenAsync(_memory, _options);
+            : await StellarStore.OpenAsync(_fence, _options);
         foreach (var collection in _collections)
         {
             collection.Bind(_store);
@@ -153,7 +162,7 @@ internal sealed class SoakRun
             await Store.FlushAsync();
         }
 
-        _memory.SimulateCrash(losesUnsyncedData: _options.Durability != Durability.WriteThrough, tornTail: _random);
+        Fence.Crash(() => _memory.SimulateCrash(losesUnsyncedData: _options.Durability != Durability.WriteThrough, tornTail: _random));
         await Record.ExceptionAsync(async () => await Store.DisposeAsync());
         await OpenAsync();
     }

@@ -164,13 +164,18 @@ public sealed class FaultInjectingStorageTests
         Assert.Equal(2, storage.FlushCount);
         Assert.Equal(1, storage.ReplaceCount);
         Assert.Equal(1, storage.RenameCount);
+        Assert.Equal(1, storage.DeleteCount);
+        Assert.Equal(1, storage.TruncateCount);
+        Assert.Equal(1, storage.CreateCount);
         Assert.Equal(Scenario.Length, storage.OperationCount);
         Assert.Equal((3 * ChunkSize) + ChunkSize, storage.BytesWritten);
         Assert.Equal(0, storage.FaultCount);
     }
 
-    [Fact]
-    public void FailOperationAt_EveryStep_FailsThatStepAndKeepsWhatEarlierStepsWrote()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void FailOperationAt_EveryStep_FailsThatStepBeforeOrAfterItsEffect(bool afterEffect)
     {
         var clean = new FaultInjectingStorage(new MemoryStorage());
         Run(clean, Scenario.Length);
@@ -178,20 +183,121 @@ public sealed class FaultInjectingStorageTests
 
         for (int step = 1; step <= Scenario.Length; step++)
         {
-            var faulty = new FaultInjectingStorage(new MemoryStorage()) { FailOperationAt = step };
+            var faulty = new FaultInjectingStorage(new MemoryStorage()) { FailOperationAt = step, Timing = afterEffect ? FaultTiming.AfterEffect : FaultTiming.BeforeEffect };
             var reference = new FaultInjectingStorage(new MemoryStorage());
-            Run(reference, step - 1);
+
+            // The reference is a plain run: of the steps before the failed one, or of the failed one too when it
+            // failed after its effect.
+            Run(reference, afterEffect ? step : step - 1);
 
             int completed = Run(faulty, Scenario.Length);
 
             Assert.Equal(step - 1, completed);
             Assert.Equal(1, faulty.FaultCount);
+            Assert.Equal(afterEffect ? 1 : 0, faulty.FaultsAfterEffect);
+            Assert.Equal(!afterEffect ? 1 : 0, faulty.FaultsBeforeEffect);
             Assert.Equal(Contents(reference.Inner), Contents(faulty.Inner));
         }
     }
 
+    [Fact]
+    public void Append_AfterEffectFault_WritesEveryByteThenThrows()
+    {
+        var storage = new FaultInjectingStorage(new MemoryStorage()) { FailAppendAt = 2, TornAppendLength = 3, Timing = FaultTiming.AfterEffect };
+        using var file = storage.Open("a");
+        file.Append(Chunk(0));
+
+        var error = Assert.Throws<IOException>(() => file.Append(Chunk(1)));
+
+        Assert.Contains("after taking effect", error.Message, StringComparison.Ordinal);
+        Assert.Equal(Chunks(2), storage.Inner.ReadAllBytes("a"));
+        Assert.Equal(2 * ChunkSize, file.Length);
+    }
+
+    [Fact]
+    public void FlushToDisk_AfterEffectFault_FlushesThenThrowsAndLaterFlushesFail()
+    {
+        var memory = new MemoryStorage();
+        var storage = new FaultInjectingStorage(memory) { FailFlushAt = 1, Timing = FaultTiming.AfterEffect };
+        using var file = storage.Open("a");
+        file.Append(Chunk(0));
+
+        Assert.Throws<IOException>(() => file.FlushToDisk());
+        Assert.Throws<IOException>(() => file.FlushToDisk());
+
+        memory.SimulateCrash(losesUnsyncedData: true);
+        Assert.Equal(Chunks(1), memory.ReadAllBytes("a"));
+    }
+
+    [Fact]
+    public void ReplaceAtomically_AfterEffectFault_ReplacesDurablyThenThrows()
+    {
+        var memory = new MemoryStorage();
+        var storage = new FaultInjectingStorage(memory) { FailReplaceAt = 2, Timing = FaultTiming.AfterEffect };
+        storage.ReplaceAtomically("manifest", Chunk(0));
+
+        Assert.Throws<IOException>(() => storage.ReplaceAtomically("manifest", Chunk(1)));
+
+        memory.SimulateCrash(losesUnsyncedData: true);
+        Assert.Equal(Chunk(1), memory.ReadAllBytes("manifest"));
+        Assert.Equal(1, storage.FaultsAfterEffect);
+    }
+
+    [Fact]
+    public void Rename_AfterEffectFault_RenamesThenThrows()
+    {
+        var storage = new FaultInjectingStorage(new MemoryStorage()) { FailRenameAt = 1, Timing = FaultTiming.AfterEffect };
+        storage.ReplaceAtomically("from", Chunk(0));
+
+        Assert.Throws<IOException>(() => storage.Rename("from", "to"));
+
+        Assert.Equal(["to"], storage.Inner.List());
+    }
+
+    [Theory]
+    [InlineData(false, true)]
+    [InlineData(true, false)]
+    public void Delete_AtFailDeleteAt_ThrowsBeforeOrAfterDeleting(bool afterEffect, bool remains)
+    {
+        var storage = new FaultInjectingStorage(new MemoryStorage()) { FailDeleteAt = 1, Timing = afterEffect ? FaultTiming.AfterEffect : FaultTiming.BeforeEffect };
+        storage.ReplaceAtomically("old", Chunk(0));
+
+        Assert.Throws<IOException>(() => storage.Delete("old"));
+
+        Assert.Equal(remains, storage.Inner.Exists("old"));
+    }
+
+    [Theory]
+    [InlineData(false, 2 * ChunkSize)]
+    [InlineData(true, ChunkSize)]
+    public void Truncate_AtFailTruncateAt_ThrowsBeforeOrAfterTruncating(bool afterEffect, int length)
+    {
+        var storage = new FaultInjectingStorage(new MemoryStorage()) { FailTruncateAt = 1, Timing = afterEffect ? FaultTiming.AfterEffect : FaultTiming.BeforeEffect };
+        using var file = storage.Open("a");
+        file.Append(Chunks(2));
+
+        Assert.Throws<IOException>(() => file.Truncate(ChunkSize));
+
+        Assert.Equal(length, storage.Inner.ReadAllBytes("a").Length);
+    }
+
+    [Theory]
+    [InlineData(false, false)]
+    [InlineData(true, true)]
+    public void Open_AtFailCreateAt_ThrowsBeforeOrAfterCreating(bool afterEffect, bool created)
+    {
+        var storage = new FaultInjectingStorage(new MemoryStorage()) { FailCreateAt = 2, Timing = afterEffect ? FaultTiming.AfterEffect : FaultTiming.BeforeEffect };
+        storage.Open("first").Dispose();
+        storage.Open("first").Dispose(); // an existing file: not a creation, not counted
+
+        Assert.Throws<IOException>(() => storage.Open("second"));
+
+        Assert.Equal(created, storage.Inner.Exists("second"));
+        Assert.Equal(2, storage.CreateCount);
+    }
+
     // Every counted operation once: a shard append, flushed, a rewrite of the tail, a manifest swapped in by
-    // replace and rename, and the old file deleted.
+    // replace and rename, the old file deleted and a new file created.
     private static readonly Action<IStorage, IStorageFile>[] Scenario =
     [
         (_, file) => file.Append(Chunk(0)),
@@ -203,12 +309,14 @@ public sealed class FaultInjectingStorageTests
         (storage, _) => storage.ReplaceAtomically("manifest.new", Chunk(3)),
         (storage, _) => storage.Rename("manifest.new", "manifest"),
         (storage, _) => storage.Delete("old"),
+        (storage, _) => storage.Open("created").Dispose(),
     ];
 
     /// <summary>Runs the first <paramref name="steps"/> steps, stopping at the first failure; returns the steps that completed.</summary>
     private static int Run(FaultInjectingStorage storage, int steps)
     {
         storage.Inner.ReplaceAtomically("old", [42]);
+        storage.Inner.Open("shard").Dispose(); // so that opening it below is no counted creation
         using var file = storage.Open("shard");
         for (int i = 0; i < steps; i++)
         {

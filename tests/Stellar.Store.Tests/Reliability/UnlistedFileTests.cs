@@ -1,0 +1,101 @@
+using Stellar.Store.Tests.Api;
+
+namespace Stellar.Store.Tests.Reliability;
+
+/// <summary>
+/// The open-time rule for files the manifest does not list: none is deleted before every listed shard of every
+/// collection was found and verified, and a file whose id the manifest never handed out (a MANIFEST rolled back,
+/// or copied older than its shards) is never deleted or reused.
+/// </summary>
+public sealed class UnlistedFileTests : IDisposable
+{
+    private static readonly StoreOptions Options = new() { MaxShardBytes = 64 * 1024, CompactionThreshold = 0 };
+
+    private readonly TempDirectory _dir = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    private static Collection<int, Player> Players(StellarStore store, string name = "players") => store.GetCollection<int, Player>(name, p => p.Id);
+
+    private static async Task WriteAsync(Collection<int, Player> players, int from, int count, string tag)
+    {
+        for (var i = from; i < from + count; i += 200)
+        {
+            var start = i;
+            await players.WriteAsync(b =>
+            {
+                for (var k = start; k < Math.Min(start + 200, from + count); k++)
+                {
+                    b.Upsert(new Player(k, $"{tag}-{k}-{new string('x', 60)}", k, k));
+                }
+            });
+        }
+    }
+
+    private string File(string name) => Path.Combine(_dir.Path, name);
+
+    [Fact]
+    public async Task Open_WhenTheManifestIsOlderThanItsShards_KeepsNewerShardsAndNeverReusesTheirIds()
+    {
+        byte[] oldManifest;
+        long kept;
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            await WriteAsync(Players(store), 0, 500, "first");
+            oldManifest = await System.IO.File.ReadAllBytesAsync(File("MANIFEST"));
+            await WriteAsync(Players(store), 500, 3_000, "second");
+        }
+
+        var newer = Directory.GetFiles(_dir.Path, "c00000001-*.shard").Select(Path.GetFileName).Order(StringComparer.Ordinal).Skip(1).ToArray();
+        Assert.NotEmpty(newer);
+        var contents = newer.ToDictionary(n => n!, n => System.IO.File.ReadAllBytes(File(n!)));
+        await System.IO.File.WriteAllBytesAsync(File("MANIFEST"), oldManifest);
+
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            Assert.All(newer, n => Assert.Contains(n, store.Recovery.IgnoredFiles));
+            Assert.Empty(store.Recovery.RemovedFiles);
+            // The old manifest's active shard kept filling after it was saved, so it may hold more than 500.
+            var players = Players(store);
+            kept = players.Count;
+            Assert.InRange(kept, 500, 3_499);
+
+            // Enough to roll several new shards: none may take the name of a file the old manifest does not know.
+            await WriteAsync(players, 10_000, 3_000, "third");
+            Assert.Equal(kept + 3_000, players.Count);
+        }
+
+        Assert.All(contents, c => Assert.Equal(c.Value, System.IO.File.ReadAllBytes(File(c.Key))));
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            var players = Players(store);
+            Assert.Equal(kept + 3_000, players.Count);
+            Assert.Equal($"third-10001-{new string('x', 60)}", players.Get(10_001)?.Name);
+            Assert.Equal($"first-1-{new string('x', 60)}", players.Get(1)?.Name);
+        }
+    }
+
+    [Fact]
+    public async Task Open_WhenAListedShardIsMissing_RefusesAndDeletesNoUnlistedFile()
+    {
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            var players = Players(store);
+            await WriteAsync(players, 0, 2_000, "first");
+            await WriteAsync(players, 0, 2_000, "second");
+            await players.CompactAsync();
+            await WriteAsync(Players(store, "guilds"), 0, 100, "guild");
+        }
+
+        // The compaction deleted shard 1 of the first collection; put back a file under its (handed-out, unlisted)
+        // id, as a crash before that delete would have left it, and lose a listed shard of the second collection.
+        var unlisted = File("c00000001-00000001.shard");
+        await System.IO.File.WriteAllBytesAsync(unlisted, [1, 2, 3]);
+        System.IO.File.Delete(File("c00000002-00000001.shard"));
+
+        var error = await Assert.ThrowsAsync<CorruptStoreException>(() => StellarStore.OpenAsync(_dir.Path, Options));
+
+        Assert.Contains("c00000002-00000001.shard", error.Message, StringComparison.Ordinal);
+        Assert.True(System.IO.File.Exists(unlisted), "open deleted an unlisted file before it verified every listed shard");
+    }
+}
