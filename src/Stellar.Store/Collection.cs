@@ -1,8 +1,10 @@
+using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using Stellar.Store.Actors;
 using Stellar.Store.Codecs;
 using Stellar.Store.Engine;
+using Stellar.Store.Format;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store;
@@ -31,8 +33,17 @@ public sealed class Collection<TKey, TValue>
     /// <summary>The largest serialized value accepted.</summary>
     public const int MaxValueBytes = 64 * 1024 * 1024;
 
-    /// <summary>Records per block in a bulk import.</summary>
+    /// <summary>The most records per block in a bulk import.</summary>
     private const int ImportChunkRecords = 4096;
+
+    /// <summary>
+    /// A bulk import block is closed once its records reach this many bytes (or <see cref="ImportChunkRecords"/>),
+    /// so a block holds at most this plus one record, far under <see cref="MaxBatchBytes"/> whatever the records' size.
+    /// </summary>
+    private const int ImportChunkBytes = 1024 * 1024;
+
+    /// <summary>Values gathered for the first import chunks, before their encoded size is known.</summary>
+    private const int FirstImportChunkRecords = 64;
 
     private readonly StellarStore _store;
     private readonly Func<TValue, TKey> _keySelector;
@@ -62,6 +73,13 @@ public sealed class Collection<TKey, TValue>
 
     /// <summary>The collection's name.</summary>
     public string Name { get; }
+
+    /// <summary>
+    /// The most encoded record bytes one atomic <see cref="WriteAsync"/> batch may hold (just under 256 MiB): a batch
+    /// is stored as one block, and a larger block could not be read back. Each record takes its serialized key and
+    /// value plus 9 bytes.
+    /// </summary>
+    public int MaxBatchBytes => _engine.MaxBlockBytes;
 
     /// <summary>
     /// How much of the collection's files is live, for deciding on <see cref="CompactAsync"/>. Never blocks; the
@@ -129,6 +147,7 @@ public sealed class Collection<TKey, TValue>
     /// Applies the writes <paramref name="build"/> adds to the batch atomically: one block on disk, visible at once,
     /// all or none. If any write is rejected, the task fails with that rejection and nothing is stored.
     /// </summary>
+    /// <exception cref="ArgumentException">The batch's records take more than <see cref="MaxBatchBytes"/>; nothing is stored.</exception>
     public async Task WriteAsync(Action<WriteBatch<TKey, TValue>> build, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(build);
@@ -137,6 +156,11 @@ public sealed class Collection<TKey, TValue>
         try
         {
             build(batch);
+            var bytes = batch.Writes.Sum(w => (long)w.Length);
+            if (bytes > MaxBatchBytes)
+            {
+                throw CollectionEngine<TKey, TValue>.TooLargeForOneBlock(bytes, MaxBatchBytes, nameof(build));
+            }
         }
         catch
         {
@@ -168,13 +192,16 @@ public sealed class Collection<TKey, TValue>
     {
         ArgumentNullException.ThrowIfNull(source);
 
-        // Chunks are serialized on several cores at once (encoding), then queued to the writer strictly in source
-        // order (inFlight), so the last value of a key wins and what is stored after a failure is a prefix.
+        // Chunks are serialized on several cores at once (encoding), cut into blocks by bytes (pending), then queued
+        // to the writer strictly in source order (inFlight), so the last value of a key wins and what is stored after
+        // a failure is a prefix. A chunk gathers about a block's worth of values, judged from the chunks encoded so far.
         var parallelism = _store.Options.MaxDegreeOfParallelism;
-        var encoding = new Queue<Task<List<SingleWrite<TKey, TValue>>>>();
+        var encoding = new Queue<Task<List<List<SingleWrite<TKey, TValue>>>>>();
+        var pending = new Queue<List<SingleWrite<TKey, TValue>>>();
         var inFlight = new Queue<(Task Task, int Records, long Bytes)>();
         var maxInFlight = Math.Max(2, parallelism * 2);
-        long records = 0, bytes = 0;
+        var chunkRecords = FirstImportChunkRecords;
+        long records = 0, bytes = 0, encodedRecords = 0, encodedBytes = 0;
 
         async Task DrainOneAsync()
         {
@@ -187,28 +214,38 @@ public sealed class Collection<TKey, TValue>
 
         async Task SubmitOldestAsync()
         {
-            var writes = await encoding.Dequeue().ConfigureAwait(false);
-            cancellationToken.ThrowIfCancellationRequested();
-            var batch = new BatchWrite<TKey, TValue>(writes, atomic: false);
-            inFlight.Enqueue((SubmitAsync(batch, cancellationToken), writes.Count, batch.Bytes));
-            while (inFlight.Count >= maxInFlight)
+            foreach (var block in await encoding.Dequeue().ConfigureAwait(false))
             {
-                await DrainOneAsync().ConfigureAwait(false);
+                pending.Enqueue(block);
+                encodedRecords += block.Count;
+                encodedBytes += block.Sum(w => (long)w.Length);
+            }
+
+            chunkRecords = (int)Math.Clamp(ImportChunkBytes * encodedRecords / Math.Max(1, encodedBytes), 1, ImportChunkRecords);
+            while (pending.Count > 0)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                var batch = new BatchWrite<TKey, TValue>(pending.Dequeue(), atomic: false);
+                inFlight.Enqueue((SubmitAsync(batch, cancellationToken), batch.Writes.Count, batch.Bytes));
+                while (inFlight.Count >= maxInFlight)
+                {
+                    await DrainOneAsync().ConfigureAwait(false);
+                }
             }
         }
 
-        var chunk = new List<TValue>(ImportChunkRecords);
+        var chunk = new List<TValue>(chunkRecords);
         try
         {
             await foreach (var value in source.WithCancellation(cancellationToken).ConfigureAwait(false))
             {
                 ArgumentNullException.ThrowIfNull(value, nameof(source));
                 chunk.Add(value);
-                if (chunk.Count == ImportChunkRecords)
+                if (chunk.Count >= chunkRecords)
                 {
                     var values = chunk;
                     encoding.Enqueue(Task.Run(() => EncodeChunk(values), CancellationToken.None));
-                    chunk = new List<TValue>(ImportChunkRecords);
+                    chunk = new List<TValue>(chunkRecords);
                     if (encoding.Count >= parallelism)
                     {
                         await SubmitOldestAsync().ConfigureAwait(false);
@@ -229,12 +266,17 @@ public sealed class Collection<TKey, TValue>
         }
         finally
         {
-            // Chunks encoded but never queued give their buffers back.
+            // Blocks encoded but never queued give their buffers back.
+            while (pending.Count > 0)
+            {
+                pending.Dequeue().ForEach(w => w.Release());
+            }
+
             while (encoding.Count > 0)
             {
                 try
                 {
-                    (await encoding.Dequeue().ConfigureAwait(false)).ForEach(w => w.Release());
+                    (await encoding.Dequeue().ConfigureAwait(false)).ForEach(block => block.ForEach(w => w.Release()));
                 }
                 catch (Exception)
                 {
@@ -282,22 +324,42 @@ public sealed class Collection<TKey, TValue>
         return _compactor.CompactAsync(cancellationToken);
     }
 
-    /// <summary>Serializes one import chunk (on a pool thread); on a bad record, releases what it encoded and throws.</summary>
-    private List<SingleWrite<TKey, TValue>> EncodeChunk(List<TValue> values)
+    /// <summary>
+    /// Serializes one import chunk (on a pool thread) into blocks of at most <see cref="ImportChunkRecords"/> records,
+    /// each closed once it reaches <see cref="ImportChunkBytes"/>; on a bad record, releases what it encoded and throws.
+    /// </summary>
+    private List<List<SingleWrite<TKey, TValue>>> EncodeChunk(List<TValue> values)
     {
-        var writes = new List<SingleWrite<TKey, TValue>>(values.Count);
+        var blocks = new List<List<SingleWrite<TKey, TValue>>>();
+        var block = new List<SingleWrite<TKey, TValue>>();
+        long blockBytes = 0;
         try
         {
             foreach (var value in values)
             {
-                writes.Add(Encode(WriteKind.Upsert, _keySelector(value), value));
+                var write = Encode(WriteKind.Upsert, _keySelector(value), value);
+                block.Add(write);
+                blockBytes += write.Length;
+                if (blockBytes >= ImportChunkBytes || block.Count == ImportChunkRecords)
+                {
+                    blocks.Add(block);
+                    block = new List<SingleWrite<TKey, TValue>>();
+                    blockBytes = 0;
+                }
             }
 
-            return writes;
+            if (block.Count > 0)
+            {
+                blocks.Add(block);
+            }
+
+            Debug.Assert(blocks.TrueForAll(b => b.Sum(w => (long)w.Length) <= ImportChunkBytes + MaxKeyBytes + MaxValueBytes + RecordFormat.PutOverhead));
+            return blocks;
         }
         catch
         {
-            writes.ForEach(w => w.Release());
+            block.ForEach(w => w.Release());
+            blocks.ForEach(b => b.ForEach(w => w.Release()));
             throw;
         }
     }

@@ -56,7 +56,7 @@ internal sealed class SingleWrite<TKey, TValue>
         }
 
         var recordKind = kind == WriteKind.Delete ? RecordKind.Delete : RecordKind.Put;
-        var maxLength = RecordFormat.PutOverhead + scratch.WrittenCount;
+        var maxLength = checked(RecordFormat.PutOverhead + scratch.WrittenCount);
         var record = ArrayPool<byte>.Shared.Rent(maxLength);
         var written = scratch.WrittenSpan;
         var length = RecordFormat.Write(record, recordKind, written[..keyLength], written[keyLength..]);
