@@ -389,17 +389,20 @@ public sealed class Collection<TKey, TValue>
         await SubmitAsync(Encode(kind, KeyOf(value), value), cancellationToken).ConfigureAwait(false);
     }
 
+    /// <summary>
+    /// Queues a write and gives its buffers back once it has an outcome, whatever that is: the one place that returns
+    /// the buffers of a submitted write, because only here is it certain that neither the writer nor the engine
+    /// still reads them.
+    /// </summary>
     private async Task<object?> SubmitAsync(object write, CancellationToken cancellationToken)
     {
         try
         {
             return await _writer.SubmitAsync(write, cancellationToken).ConfigureAwait(false);
         }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        finally
         {
-            // Cancelled before it was queued: the writer never saw it, so its buffers come back here.
             Release(write);
-            throw;
         }
     }
 

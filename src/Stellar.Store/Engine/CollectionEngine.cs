@@ -15,7 +15,8 @@ namespace Stellar.Store.Engine;
 /// Loading at open lives in <c>CollectionEngine.Load.cs</c>.
 /// </summary>
 /// <remarks>Thread safety: single-writer by contract (the actor never overlaps two calls); readers use
-/// <see cref="Map"/>, which is lock-free.</remarks>
+/// <see cref="Map"/>, which is lock-free. The engine only borrows a write's record buffer, until the write's outcome
+/// is reported; it never returns one to the pool (see <see cref="SingleWrite{TKey,TValue}"/>).</remarks>
 internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICompactionTarget
     where TKey : notnull
 {
@@ -66,7 +67,6 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
                 var rejection = Check(single, _overlay, out var exists);
                 if (rejection is not null)
                 {
-                    single.Release();
                     return rejection;
                 }
 
@@ -76,7 +76,6 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
                     if (!exists)
                     {
                         // Deleting a missing key changes nothing, so it costs nothing.
-                        single.Release();
                         return null;
                     }
                 }
@@ -102,11 +101,6 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
 
     public void Discard()
     {
-        foreach (var block in _staged)
-        {
-            block.Release();
-        }
-
         _staged.Clear();
         _steps.Clear();
         _overlay.Clear();
@@ -127,7 +121,6 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
         // The collection checks atomic batches before submitting them and sizes import chunks well under this.
         if (batch.Bytes > _maxBlockBytes)
         {
-            batch.Writes.ForEach(w => w.Release());
             return TooLargeForOneBlock(batch.Bytes, _maxBlockBytes, "write");
         }
 
@@ -138,17 +131,11 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
             var rejection = batch.Atomic ? CheckLayered(write, out var exists) : null;
             if (rejection is not null)
             {
-                foreach (var w in batch.Writes)
-                {
-                    w.Release();
-                }
-
                 return rejection;
             }
 
             if (write.Kind == WriteKind.Delete && !Exists(write.Key, _batchOverlay, _overlay))
             {
-                write.Release();
                 continue;
             }
 
@@ -347,7 +334,6 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
                 var replaced = Map.Apply(write.Key, version, value, deleted, shardId, write.Length, location);
                 Account(shardId, write.Length, deleted, replaced);
                 position += write.Length;
-                write.Release();
             }
         }
 
@@ -400,14 +386,6 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
             }
 
             return raw;
-        }
-
-        public void Release()
-        {
-            foreach (var write in Writes)
-            {
-                write.Release();
-            }
         }
     }
 }
