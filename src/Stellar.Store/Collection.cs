@@ -71,6 +71,9 @@ public sealed class Collection<TKey, TValue>
     /// <summary>The collection's engine (for tests that look at what is held in memory).</summary>
     internal CollectionEngine<TKey, TValue> Engine => _engine;
 
+    /// <summary>The collection's writer handle (for tests that look at its queue).</summary>
+    internal WriterHandle Writer => _writer;
+
     /// <summary>The collection's name.</summary>
     public string Name { get; }
 
@@ -398,13 +401,21 @@ public sealed class Collection<TKey, TValue>
     {
         try
         {
-            return await _writer.SubmitAsync(write, cancellationToken).ConfigureAwait(false);
+            return await _writer.SubmitAsync(write, Bytes(write), cancellationToken).ConfigureAwait(false);
         }
         finally
         {
             Release(write);
         }
     }
+
+    /// <summary>What a write counts against the queue's byte bound: its encoded records.</summary>
+    private static long Bytes(object write) => write switch
+    {
+        SingleWrite<TKey, TValue> single => single.Length,
+        BatchWrite<TKey, TValue> batch => batch.Bytes,
+        _ => 0,
+    };
 
     private static void Release(object write)
     {
