@@ -1,10 +1,8 @@
-using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using Stellar.Store.Actors;
 using Stellar.Store.Codecs;
 using Stellar.Store.Engine;
-using Stellar.Store.Format;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store;
@@ -32,18 +30,6 @@ public sealed class Collection<TKey, TValue>
 
     /// <summary>The largest serialized value accepted.</summary>
     public const int MaxValueBytes = 64 * 1024 * 1024;
-
-    /// <summary>The most records per block in a bulk import.</summary>
-    private const int ImportChunkRecords = 4096;
-
-    /// <summary>
-    /// A bulk import block is closed once its records reach this many bytes (or <see cref="ImportChunkRecords"/>),
-    /// so a block holds at most this plus one record, far under <see cref="MaxBatchBytes"/> whatever the records' size.
-    /// </summary>
-    private const int ImportChunkBytes = 1024 * 1024;
-
-    /// <summary>Values gathered for the first import chunks, before their encoded size is known.</summary>
-    private const int FirstImportChunkRecords = 64;
 
     private readonly StellarStore _store;
     private readonly Func<TValue, TKey> _keySelector;
@@ -195,112 +181,12 @@ public sealed class Collection<TKey, TValue>
     {
         ArgumentNullException.ThrowIfNull(source);
 
-        // Chunks are serialized on several cores at once (encoding), cut into blocks by bytes (pending), then queued
-        // to the writer strictly in source order (inFlight), so the last value of a key wins and what is stored after
-        // a failure is a prefix. A chunk gathers about a block's worth of values, judged from the chunks encoded so far.
-        var parallelism = _store.Options.MaxDegreeOfParallelism;
-        var encoding = new Queue<Task<List<List<SingleWrite<TKey, TValue>>>>>();
-        var pending = new Queue<List<SingleWrite<TKey, TValue>>>();
-        var inFlight = new Queue<(Task Task, int Records, long Bytes)>();
-        var maxInFlight = Math.Max(2, parallelism * 2);
-        var chunkRecords = FirstImportChunkRecords;
-        long records = 0, bytes = 0, encodedRecords = 0, encodedBytes = 0;
-
-        async Task DrainOneAsync()
-        {
-            var (task, count, size) = inFlight.Dequeue();
-            await task.ConfigureAwait(false);
-            records += count;
-            bytes += size;
-            progress?.Report(new BulkImportProgress(records, bytes));
-        }
-
-        async Task SubmitOldestAsync()
-        {
-            foreach (var block in await encoding.Dequeue().ConfigureAwait(false))
-            {
-                pending.Enqueue(block);
-                encodedRecords += block.Count;
-                encodedBytes += block.Sum(w => (long)w.Length);
-            }
-
-            chunkRecords = (int)Math.Clamp(ImportChunkBytes * encodedRecords / Math.Max(1, encodedBytes), 1, ImportChunkRecords);
-            while (pending.Count > 0)
-            {
-                cancellationToken.ThrowIfCancellationRequested();
-                var batch = new BatchWrite<TKey, TValue>(pending.Dequeue(), atomic: false);
-                inFlight.Enqueue((SubmitAsync(batch, cancellationToken), batch.Writes.Count, batch.Bytes));
-                while (inFlight.Count >= maxInFlight)
-                {
-                    await DrainOneAsync().ConfigureAwait(false);
-                }
-            }
-        }
-
-        var chunk = new List<TValue>(chunkRecords);
-        try
-        {
-            await foreach (var value in source.WithCancellation(cancellationToken).ConfigureAwait(false))
-            {
-                ArgumentNullException.ThrowIfNull(value, nameof(source));
-                chunk.Add(value);
-                if (chunk.Count >= chunkRecords)
-                {
-                    var values = chunk;
-                    encoding.Enqueue(Task.Run(() => EncodeChunk(values), CancellationToken.None));
-                    chunk = new List<TValue>(chunkRecords);
-                    if (encoding.Count >= parallelism)
-                    {
-                        await SubmitOldestAsync().ConfigureAwait(false);
-                    }
-                }
-            }
-
-            if (chunk.Count > 0)
-            {
-                var values = chunk;
-                encoding.Enqueue(Task.Run(() => EncodeChunk(values), CancellationToken.None));
-            }
-
-            while (encoding.Count > 0)
-            {
-                await SubmitOldestAsync().ConfigureAwait(false);
-            }
-        }
-        finally
-        {
-            // Blocks encoded but never queued give their buffers back.
-            while (pending.Count > 0)
-            {
-                pending.Dequeue().ForEach(w => w.Release());
-            }
-
-            while (encoding.Count > 0)
-            {
-                try
-                {
-                    (await encoding.Dequeue().ConfigureAwait(false)).ForEach(block => block.ForEach(w => w.Release()));
-                }
-                catch (Exception)
-                {
-                    // Only reached when the import already failed (a bad record, a cancellation, a faulted store):
-                    // that first failure is the one the caller sees, not a later chunk's bad record.
-                }
-            }
-
-            // Whatever was queued runs to its outcome; wait for it so no import write outlives the call.
-            while (inFlight.Count > 0)
-            {
-                try
-                {
-                    await DrainOneAsync().ConfigureAwait(false);
-                }
-                catch when (cancellationToken.IsCancellationRequested)
-                {
-                    // The cancellation is what the caller sees; the queued write's own outcome is on disk or not.
-                }
-            }
-        }
+        await new BulkImport<TKey, TValue>(
+                value => Encode(WriteKind.Upsert, _keySelector(value), value),
+                SubmitAsync,
+                _store.Options.MaxDegreeOfParallelism)
+            .RunAsync(source, progress, cancellationToken)
+            .ConfigureAwait(false);
 
         // An import that wrote nothing meets no other disposed check, and a flush sent to a stopped writer never completes.
         _store.ThrowIfDisposed();
@@ -325,46 +211,6 @@ public sealed class Collection<TKey, TValue>
     {
         _store.ThrowIfDisposed();
         return _compactor.CompactAsync(cancellationToken);
-    }
-
-    /// <summary>
-    /// Serializes one import chunk (on a pool thread) into blocks of at most <see cref="ImportChunkRecords"/> records,
-    /// each closed once it reaches <see cref="ImportChunkBytes"/>; on a bad record, releases what it encoded and throws.
-    /// </summary>
-    private List<List<SingleWrite<TKey, TValue>>> EncodeChunk(List<TValue> values)
-    {
-        var blocks = new List<List<SingleWrite<TKey, TValue>>>();
-        var block = new List<SingleWrite<TKey, TValue>>();
-        long blockBytes = 0;
-        try
-        {
-            foreach (var value in values)
-            {
-                var write = Encode(WriteKind.Upsert, _keySelector(value), value);
-                block.Add(write);
-                blockBytes += write.Length;
-                if (blockBytes >= ImportChunkBytes || block.Count == ImportChunkRecords)
-                {
-                    blocks.Add(block);
-                    block = new List<SingleWrite<TKey, TValue>>();
-                    blockBytes = 0;
-                }
-            }
-
-            if (block.Count > 0)
-            {
-                blocks.Add(block);
-            }
-
-            Debug.Assert(blocks.TrueForAll(b => b.Sum(w => (long)w.Length) <= ImportChunkBytes + MaxKeyBytes + MaxValueBytes + RecordFormat.PutOverhead));
-            return blocks;
-        }
-        catch
-        {
-            block.ForEach(w => w.Release());
-            blocks.ForEach(b => b.ForEach(w => w.Release()));
-            throw;
-        }
     }
 
     internal TKey KeyOf(TValue value)
