@@ -6,7 +6,9 @@ namespace Stellar.Store.Actors;
 /// The one writer of a collection. It drains what is queued into one commit group, stages each write (the sink
 /// checks preconditions, so a rejected write costs no I/O), commits the group off its own turn, and completes
 /// the callers' tasks only after the group is durable and published. While a group is being written, the next
-/// one gathers, so a group grows with the number of concurrent callers (group commit).
+/// one gathers, so a group grows with the number of concurrent callers (group commit), up to a byte bound: a group
+/// takes queued writes in order while their <see cref="WriterProtocol.Append.Bytes"/> fit it (always at least one),
+/// and the rest wait for the next group.
 /// </summary>
 /// <remarks>
 /// Failure: a failed commit or flush faults the collection. Every write of the failed group, every queued write
@@ -16,17 +18,20 @@ namespace Stellar.Store.Actors;
 public sealed class CollectionWriter : ReceiveActor
 {
     private readonly ICommitSink _sink;
-    private readonly List<WriterProtocol.Append> _queued = new();
+    private readonly long _maxGroupBytes;
+    private readonly Queue<WriterProtocol.Append> _queued = new();
     private readonly List<(TaskCompletionSource<object?> Completion, object? Result)> _inFlight = new();
     private readonly List<WriterProtocol.Flush> _flushesAfterGroup = new();
     private WriterProtocol.Close? _closing;
     private Exception? _fault;
     private bool _busy;
 
-    /// <summary>Creates the writer over <paramref name="sink"/>.</summary>
-    public CollectionWriter(ICommitSink sink)
+    /// <summary>Creates the writer over <paramref name="sink"/>, with commit groups of at most <paramref name="maxGroupBytes"/>.</summary>
+    public CollectionWriter(ICommitSink sink, long maxGroupBytes)
     {
+        ArgumentOutOfRangeException.ThrowIfLessThan(maxGroupBytes, 1);
         _sink = sink;
+        _maxGroupBytes = maxGroupBytes;
         Receive<WriterProtocol.Append>(OnAppend);
         Receive<WriterProtocol.GroupCommitted>(_ => OnGroupDone(null));
         Receive<WriterProtocol.GroupFailed>(m => OnGroupDone(m.Cause));
@@ -35,8 +40,11 @@ public sealed class CollectionWriter : ReceiveActor
         Receive<WriterProtocol.Close>(OnClose);
     }
 
-    /// <summary>Props for a writer over <paramref name="sink"/>.</summary>
-    public static Props Props(ICommitSink sink) => Akka.Actor.Props.Create(() => new CollectionWriter(sink));
+    /// <summary>Props for a writer over <paramref name="sink"/> with no byte bound on a group.</summary>
+    public static Props Props(ICommitSink sink) => Props(sink, long.MaxValue);
+
+    /// <summary>Props for a writer over <paramref name="sink"/> whose groups take at most <paramref name="maxGroupBytes"/> (at least one write).</summary>
+    public static Props Props(ICommitSink sink, long maxGroupBytes) => Akka.Actor.Props.Create(() => new CollectionWriter(sink, maxGroupBytes));
 
     private void OnAppend(WriterProtocol.Append append)
     {
@@ -46,7 +54,7 @@ public sealed class CollectionWriter : ReceiveActor
             return;
         }
 
-        _queued.Add(append);
+        _queued.Enqueue(append);
         if (!_busy)
         {
             StartGroup();
@@ -55,20 +63,12 @@ public sealed class CollectionWriter : ReceiveActor
 
     private void StartGroup()
     {
-        foreach (var append in _queued)
+        // A group whose every write was rejected commits nothing, so the next writes in the queue form the group.
+        while (_inFlight.Count == 0 && _queued.Count > 0)
         {
-            var rejection = _sink.Stage(append.Write, out var result);
-            if (rejection is null)
-            {
-                _inFlight.Add((append.Completion, result));
-            }
-            else
-            {
-                append.Completion.TrySetException(rejection);
-            }
+            StageGroup();
         }
 
-        _queued.Clear();
         if (_inFlight.Count == 0)
         {
             RunPendingFlushes();
@@ -85,6 +85,28 @@ public sealed class CollectionWriter : ReceiveActor
             CancellationToken.None,
             TaskContinuationOptions.ExecuteSynchronously,
             TaskScheduler.Default);
+    }
+
+    /// <summary>Stages the oldest queued writes while they fit the group's byte bound (always at least one).</summary>
+    private void StageGroup()
+    {
+        var taken = 0;
+        long bytes = 0;
+        while (_queued.TryPeek(out var next) && (taken == 0 || bytes + next.Bytes <= _maxGroupBytes))
+        {
+            var append = _queued.Dequeue();
+            taken++;
+            bytes += append.Bytes;
+            var rejection = _sink.Stage(append.Write, out var result);
+            if (rejection is null)
+            {
+                _inFlight.Add((append.Completion, result));
+            }
+            else
+            {
+                append.Completion.TrySetException(rejection);
+            }
+        }
     }
 
     private void OnGroupDone(Exception? cause)

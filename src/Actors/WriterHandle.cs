@@ -3,45 +3,65 @@ using Akka.Actor;
 namespace Stellar.Store.Actors;
 
 /// <summary>
-/// The caller's side of a writer: bounds the writes queued per collection (callers wait asynchronously when the
-/// queue is full, so memory cannot grow without limit) and sends each write with <c>Tell</c>, never <c>Ask</c>.
+/// The caller's side of a writer: bounds the writes queued per collection, by count and by bytes (callers wait
+/// asynchronously when either is reached, so memory cannot grow without limit), and sends each write with
+/// <c>Tell</c>, never <c>Ask</c>, in the order the writes were submitted.
 /// </summary>
 /// <remarks>Thread safety: every member may be called from any thread.</remarks>
 public sealed class WriterHandle : IDisposable
 {
     private readonly IActorRef _writer;
-    private readonly SemaphoreSlim _slots;
+    private readonly WriteBudget _budget;
     private readonly object _gate = new();
     private Task? _close;
 
-    /// <summary>Wraps <paramref name="writer"/> with a queue bound of <paramref name="maxQueued"/> writes.</summary>
+    /// <summary>Wraps <paramref name="writer"/> with a queue bound of <paramref name="maxQueued"/> writes and no byte bound.</summary>
     public WriterHandle(IActorRef writer, int maxQueued)
+        : this(writer, maxQueued, long.MaxValue)
     {
-        _writer = writer;
-        _slots = new SemaphoreSlim(maxQueued, maxQueued);
     }
 
     /// <summary>
-    /// Queues <paramref name="write"/> and completes with its outcome. <paramref name="cancellationToken"/> is
-    /// honoured only until the write is queued; a queued write always runs to its outcome. After
-    /// <see cref="CloseAsync"/>, fails with <see cref="ObjectDisposedException"/>.
+    /// Wraps <paramref name="writer"/> with a queue bound of <paramref name="maxQueued"/> writes and
+    /// <paramref name="maxQueuedBytes"/> bytes. A write counts from the moment it is queued until its outcome.
     /// </summary>
-    public async Task<object?> SubmitAsync(object write, CancellationToken cancellationToken)
+    public WriterHandle(IActorRef writer, int maxQueued, long maxQueuedBytes)
     {
-        if (!_slots.Wait(0, CancellationToken.None))
-        {
-            await _slots.WaitAsync(cancellationToken).ConfigureAwait(false);
-        }
+        _writer = writer;
+        _budget = new WriteBudget(maxQueued, maxQueuedBytes);
+    }
 
+    /// <summary>Bytes of the writes queued or being committed now.</summary>
+    internal long QueuedBytes => _budget.QueuedBytes;
+
+    /// <summary>The most bytes that were ever queued or being committed at once.</summary>
+    internal long PeakQueuedBytes => _budget.PeakQueuedBytes;
+
+    /// <summary>Callers waiting for room in the queue.</summary>
+    internal int Waiting => _budget.Waiting;
+
+    /// <inheritdoc cref="SubmitAsync(object, long, CancellationToken)"/>
+    public Task<object?> SubmitAsync(object write, CancellationToken cancellationToken) => SubmitAsync(write, 0, cancellationToken);
+
+    /// <summary>
+    /// Queues <paramref name="write"/>, which takes <paramref name="bytes"/> of the byte bound, and completes with its
+    /// outcome. When the queue is full the call waits (asynchronously) for room; a write larger than the whole byte
+    /// bound is queued once nothing else is. <paramref name="cancellationToken"/> is honoured only until the write
+    /// is queued; a queued write always runs to its outcome. After <see cref="CloseAsync"/>, fails with
+    /// <see cref="ObjectDisposedException"/>.
+    /// </summary>
+    public async Task<object?> SubmitAsync(object write, long bytes, CancellationToken cancellationToken)
+    {
+        var completion = new TaskCompletionSource<object?>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var append = new WriterProtocol.Append(write, bytes, completion);
+        await _budget.AdmitAsync(bytes, () => Send(append), cancellationToken).ConfigureAwait(false);
         try
         {
-            var completion = new TaskCompletionSource<object?>(TaskCreationOptions.RunContinuationsAsynchronously);
-            Send(new WriterProtocol.Append(write, completion));
             return await completion.Task.ConfigureAwait(false);
         }
         finally
         {
-            _slots.Release();
+            _budget.Release(bytes);
         }
     }
 
@@ -54,8 +74,8 @@ public sealed class WriterHandle : IDisposable
         return completion.Task;
     }
 
-    /// <summary>Releases the queue bound; call after <see cref="CloseAsync"/> completed.</summary>
-    public void Dispose() => _slots.Dispose();
+    /// <summary>Fails callers still waiting for room with <see cref="ObjectDisposedException"/>; call after <see cref="CloseAsync"/> completed.</summary>
+    public void Dispose() => _budget.Dispose();
 
     /// <summary>Finishes queued writes, flushes, and stops the writer; later writes and flushes fail with <see cref="ObjectDisposedException"/>.</summary>
     public Task CloseAsync()

@@ -7,8 +7,9 @@ public static class WriterProtocol
     /// Command: append <see cref="Write"/> to the collection. The outcome completes <see cref="Completion"/>:
     /// its result when committed and published, <c>Rejected</c> as an exception the sink chose (never stored),
     /// <c>Failed</c> as the exception <see cref="ICommitSink.Fault"/> gives (outcome uncertain).
+    /// <see cref="Bytes"/> is the write's size as the caller counts it, for the byte bounds; the writer never looks inside.
     /// </summary>
-    public sealed record Append(object Write, TaskCompletionSource<object?> Completion);
+    public sealed record Append(object Write, long Bytes, TaskCompletionSource<object?> Completion);
 
     /// <summary>Command: make everything committed before this message durable (fsync), then complete.</summary>
     public sealed record Flush(TaskCompletionSource<bool> Completion);

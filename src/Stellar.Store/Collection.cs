@@ -31,9 +31,6 @@ public sealed class Collection<TKey, TValue>
     /// <summary>The largest serialized value accepted.</summary>
     public const int MaxValueBytes = 64 * 1024 * 1024;
 
-    /// <summary>Records per block in a bulk import.</summary>
-    private const int ImportChunkRecords = 4096;
-
     private readonly StellarStore _store;
     private readonly Func<TValue, TKey> _keySelector;
     private readonly WriterHandle _writer;
@@ -60,8 +57,18 @@ public sealed class Collection<TKey, TValue>
     /// <summary>The collection's engine (for tests that look at what is held in memory).</summary>
     internal CollectionEngine<TKey, TValue> Engine => _engine;
 
+    /// <summary>The collection's writer handle (for tests that look at its queue).</summary>
+    internal WriterHandle Writer => _writer;
+
     /// <summary>The collection's name.</summary>
     public string Name { get; }
+
+    /// <summary>
+    /// The most encoded record bytes one atomic <see cref="WriteAsync"/> batch may hold (just under 256 MiB): a batch
+    /// is stored as one block, and a larger block could not be read back. Each record takes its serialized key and
+    /// value plus 9 bytes.
+    /// </summary>
+    public int MaxBatchBytes => _engine.MaxBlockBytes;
 
     /// <summary>
     /// How much of the collection's files is live, for deciding on <see cref="CompactAsync"/>. Never blocks; the
@@ -129,6 +136,7 @@ public sealed class Collection<TKey, TValue>
     /// Applies the writes <paramref name="build"/> adds to the batch atomically: one block on disk, visible at once,
     /// all or none. If any write is rejected, the task fails with that rejection and nothing is stored.
     /// </summary>
+    /// <exception cref="ArgumentException">The batch's records take more than <see cref="MaxBatchBytes"/>; nothing is stored.</exception>
     public async Task WriteAsync(Action<WriteBatch<TKey, TValue>> build, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(build);
@@ -137,6 +145,11 @@ public sealed class Collection<TKey, TValue>
         try
         {
             build(batch);
+            var bytes = batch.Writes.Sum(w => (long)w.Length);
+            if (bytes > MaxBatchBytes)
+            {
+                throw CollectionEngine<TKey, TValue>.TooLargeForOneBlock(bytes, MaxBatchBytes, nameof(build));
+            }
         }
         catch
         {
@@ -168,94 +181,12 @@ public sealed class Collection<TKey, TValue>
     {
         ArgumentNullException.ThrowIfNull(source);
 
-        // Chunks are serialized on several cores at once (encoding), then queued to the writer strictly in source
-        // order (inFlight), so the last value of a key wins and what is stored after a failure is a prefix.
-        var parallelism = _store.Options.MaxDegreeOfParallelism;
-        var encoding = new Queue<Task<List<SingleWrite<TKey, TValue>>>>();
-        var inFlight = new Queue<(Task Task, int Records, long Bytes)>();
-        var maxInFlight = Math.Max(2, parallelism * 2);
-        long records = 0, bytes = 0;
-
-        async Task DrainOneAsync()
-        {
-            var (task, count, size) = inFlight.Dequeue();
-            await task.ConfigureAwait(false);
-            records += count;
-            bytes += size;
-            progress?.Report(new BulkImportProgress(records, bytes));
-        }
-
-        async Task SubmitOldestAsync()
-        {
-            var writes = await encoding.Dequeue().ConfigureAwait(false);
-            cancellationToken.ThrowIfCancellationRequested();
-            var batch = new BatchWrite<TKey, TValue>(writes, atomic: false);
-            inFlight.Enqueue((SubmitAsync(batch, cancellationToken), writes.Count, batch.Bytes));
-            while (inFlight.Count >= maxInFlight)
-            {
-                await DrainOneAsync().ConfigureAwait(false);
-            }
-        }
-
-        var chunk = new List<TValue>(ImportChunkRecords);
-        try
-        {
-            await foreach (var value in source.WithCancellation(cancellationToken).ConfigureAwait(false))
-            {
-                ArgumentNullException.ThrowIfNull(value, nameof(source));
-                chunk.Add(value);
-                if (chunk.Count == ImportChunkRecords)
-                {
-                    var values = chunk;
-                    encoding.Enqueue(Task.Run(() => EncodeChunk(values), CancellationToken.None));
-                    chunk = new List<TValue>(ImportChunkRecords);
-                    if (encoding.Count >= parallelism)
-                    {
-                        await SubmitOldestAsync().ConfigureAwait(false);
-                    }
-                }
-            }
-
-            if (chunk.Count > 0)
-            {
-                var values = chunk;
-                encoding.Enqueue(Task.Run(() => EncodeChunk(values), CancellationToken.None));
-            }
-
-            while (encoding.Count > 0)
-            {
-                await SubmitOldestAsync().ConfigureAwait(false);
-            }
-        }
-        finally
-        {
-            // Chunks encoded but never queued give their buffers back.
-            while (encoding.Count > 0)
-            {
-                try
-                {
-                    (await encoding.Dequeue().ConfigureAwait(false)).ForEach(w => w.Release());
-                }
-                catch (Exception)
-                {
-                    // Only reached when the import already failed (a bad record, a cancellation, a faulted store):
-                    // that first failure is the one the caller sees, not a later chunk's bad record.
-                }
-            }
-
-            // Whatever was queued runs to its outcome; wait for it so no import write outlives the call.
-            while (inFlight.Count > 0)
-            {
-                try
-                {
-                    await DrainOneAsync().ConfigureAwait(false);
-                }
-                catch when (cancellationToken.IsCancellationRequested)
-                {
-                    // The cancellation is what the caller sees; the queued write's own outcome is on disk or not.
-                }
-            }
-        }
+        await new BulkImport<TKey, TValue>(
+                value => Encode(WriteKind.Upsert, _keySelector(value), value),
+                SubmitAsync,
+                _store.Options.MaxDegreeOfParallelism)
+            .RunAsync(source, progress, cancellationToken)
+            .ConfigureAwait(false);
 
         // An import that wrote nothing meets no other disposed check, and a flush sent to a stopped writer never completes.
         _store.ThrowIfDisposed();
@@ -291,26 +222,6 @@ public sealed class Collection<TKey, TValue>
         return _compactor.CompactAsync(cancellationToken);
     }
 
-    /// <summary>Serializes one import chunk (on a pool thread); on a bad record, releases what it encoded and throws.</summary>
-    private List<SingleWrite<TKey, TValue>> EncodeChunk(List<TValue> values)
-    {
-        var writes = new List<SingleWrite<TKey, TValue>>(values.Count);
-        try
-        {
-            foreach (var value in values)
-            {
-                writes.Add(Encode(WriteKind.Upsert, _keySelector(value), value));
-            }
-
-            return writes;
-        }
-        catch
-        {
-            writes.ForEach(w => w.Release());
-            throw;
-        }
-    }
-
     internal TKey KeyOf(TValue value)
     {
         var key = _keySelector(value);
@@ -336,19 +247,30 @@ public sealed class Collection<TKey, TValue>
         await SubmitAsync(Encode(kind, KeyOf(value), value), cancellationToken).ConfigureAwait(false);
     }
 
+    /// <summary>
+    /// Queues a write and gives its buffers back once it has an outcome, whatever that is: the one place that returns
+    /// the buffers of a submitted write, because only here is it certain that neither the writer nor the engine
+    /// still reads them.
+    /// </summary>
     private async Task<object?> SubmitAsync(object write, CancellationToken cancellationToken)
     {
         try
         {
-            return await _writer.SubmitAsync(write, cancellationToken).ConfigureAwait(false);
+            return await _writer.SubmitAsync(write, Bytes(write), cancellationToken).ConfigureAwait(false);
         }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        finally
         {
-            // Cancelled before it was queued: the writer never saw it, so its buffers come back here.
             Release(write);
-            throw;
         }
     }
+
+    /// <summary>What a write counts against the queue's byte bound: its encoded records.</summary>
+    private static long Bytes(object write) => write switch
+    {
+        SingleWrite<TKey, TValue> single => single.Length,
+        BatchWrite<TKey, TValue> batch => batch.Bytes,
+        _ => 0,
+    };
 
     private static void Release(object write)
     {

@@ -202,8 +202,8 @@ public sealed class StellarStore : IAsyncDisposable
 
             var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold);
             engine.Load();
-            var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter($"c{entry.Id}", engine), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
-            var handle = new WriterHandle(writer, Options.MaxQueuedWrites);
+            var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter($"c{entry.Id}", engine, Options.MaxGroupBytes), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
+            var handle = new WriterHandle(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
             var compactor = new Compactor(engine, (write, token) => handle.SubmitAsync(write, token));
             engine.CompactionWanted = compactor.StartAutomatic;
             var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);

@@ -60,6 +60,17 @@ public sealed class StoreOptions
     /// <summary>Writes queued per collection before callers wait (asynchronously). Default 65,536.</summary>
     public int MaxQueuedWrites { get; init; } = 65_536;
 
+    /// <summary>
+    /// Bytes of encoded records queued per collection (from the call until the write's task completes) before callers
+    /// wait (asynchronously), so a slow disk cannot make memory grow without limit. A write larger than this is
+    /// queued once nothing else is. A commit group takes at most a quarter of it (and at least one write). A bulk
+    /// import's block counts as one write of its bytes. Default 64 MiB; at least 64 KiB.
+    /// </summary>
+    public long MaxQueuedBytes { get; init; } = 64L * 1024 * 1024;
+
+    /// <summary>The byte bound of one commit group: a quarter of <see cref="MaxQueuedBytes"/>.</summary>
+    internal long MaxGroupBytes => MaxQueuedBytes / 4;
+
     /// <summary>Cores used to encode blocks of one group and to decode at open. Default: the processor count.</summary>
     public int MaxDegreeOfParallelism { get; init; } = Environment.ProcessorCount;
 
@@ -160,6 +171,11 @@ public sealed class StoreOptions
         if (MaxQueuedWrites < 1)
         {
             throw new ArgumentOutOfRangeException(nameof(MaxQueuedWrites), MaxQueuedWrites, "MaxQueuedWrites must be positive.");
+        }
+
+        if (MaxQueuedBytes < 64 * 1024)
+        {
+            throw new ArgumentOutOfRangeException(nameof(MaxQueuedBytes), MaxQueuedBytes, "MaxQueuedBytes must be at least 64 KiB.");
         }
 
         if (MaxDegreeOfParallelism < 1)

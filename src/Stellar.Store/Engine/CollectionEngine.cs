@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Buffers.Binary;
+using System.Diagnostics;
 using Stellar.Store.Actors;
 using Stellar.Store.Format;
 using Stellar.Store.Shards;
@@ -14,7 +15,8 @@ namespace Stellar.Store.Engine;
 /// Loading at open lives in <c>CollectionEngine.Load.cs</c>.
 /// </summary>
 /// <remarks>Thread safety: single-writer by contract (the actor never overlaps two calls); readers use
-/// <see cref="Map"/>, which is lock-free.</remarks>
+/// <see cref="Map"/>, which is lock-free. The engine only borrows a write's record buffer, until the write's outcome
+/// is reported; it never returns one to the pool (see <see cref="SingleWrite{TKey,TValue}"/>).</remarks>
 internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICompactionTarget
     where TKey : notnull
 {
@@ -28,6 +30,7 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
     private readonly long _maxShardBytes;
     private readonly double _compactionThreshold;
     private readonly int _largeValueBytes;
+    private readonly int _maxBlockBytes;
     private readonly Dictionary<TKey, bool> _overlay = new();
     private readonly Dictionary<TKey, bool> _batchOverlay = new();
     private readonly List<StagedBlock> _staged = new();
@@ -43,9 +46,16 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
         _parallelism = parallelism;
         _maxShardBytes = maxShardBytes;
         _compactionThreshold = compactionThreshold;
+        _maxBlockBytes = codec.MaxRawLength;
+        Debug.Assert(
+            Collection<TKey, TValue>.MaxKeyBytes + Collection<TKey, TValue>.MaxValueBytes + RecordFormat.PutOverhead <= _maxBlockBytes,
+            "a single record of the largest accepted key and value must fit one block");
     }
 
     public VersionedMap<TKey, TValue> Map { get; } = new();
+
+    /// <summary>The most record bytes one block, so one atomic batch, may hold (see <see cref="BlockLimit"/>).</summary>
+    public int MaxBlockBytes => _maxBlockBytes;
 
     public Exception? Stage(object write, out object? result)
     {
@@ -57,7 +67,6 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
                 var rejection = Check(single, _overlay, out var exists);
                 if (rejection is not null)
                 {
-                    single.Release();
                     return rejection;
                 }
 
@@ -67,7 +76,6 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
                     if (!exists)
                     {
                         // Deleting a missing key changes nothing, so it costs nothing.
-                        single.Release();
                         return null;
                     }
                 }
@@ -93,11 +101,6 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
 
     public void Discard()
     {
-        foreach (var block in _staged)
-        {
-            block.Release();
-        }
-
         _staged.Clear();
         _steps.Clear();
         _overlay.Clear();
@@ -114,6 +117,13 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
 
     private Exception? StageBatch(BatchWrite<TKey, TValue> batch)
     {
+        // A batch is one block: one the reader would refuse must be rejected here, before anything is written.
+        // The collection checks atomic batches before submitting them and sizes import chunks well under this.
+        if (batch.Bytes > _maxBlockBytes)
+        {
+            return TooLargeForOneBlock(batch.Bytes, _maxBlockBytes, "write");
+        }
+
         _batchOverlay.Clear();
         var kept = new List<SingleWrite<TKey, TValue>>(batch.Writes.Count);
         foreach (var write in batch.Writes)
@@ -121,17 +131,11 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
             var rejection = batch.Atomic ? CheckLayered(write, out var exists) : null;
             if (rejection is not null)
             {
-                foreach (var w in batch.Writes)
-                {
-                    w.Release();
-                }
-
                 return rejection;
             }
 
             if (write.Kind == WriteKind.Delete && !Exists(write.Key, _batchOverlay, _overlay))
             {
-                write.Release();
                 continue;
             }
 
@@ -158,6 +162,11 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
 
         return null;
     }
+
+    /// <summary>The rejection of a batch whose records cannot be stored as one readable block.</summary>
+    internal static ArgumentException TooLargeForOneBlock(long bytes, int maxBlockBytes, string paramName) => new(
+        $"The batch's records take {bytes} bytes; an atomic batch is stored as one block, which holds at most {maxBlockBytes} bytes. Nothing was stored: split the batch.",
+        paramName);
 
     private Exception? CheckLayered(SingleWrite<TKey, TValue> write, out bool exists)
     {
@@ -198,6 +207,7 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
 
     private StagedBlock OpenBlock(long bytes, bool mustFit)
     {
+        Debug.Assert(bytes <= _maxBlockBytes, "single records are bounded by the key and value limits, batches by StageBatch");
         if (_staged.Count > 0)
         {
             var last = _staged[^1];
@@ -230,15 +240,26 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
 
     private void Commit()
     {
-        RunSteps();
         var blocks = _staged;
+
+        // Staging bounds every block; were one ever larger, refusing it here writes nothing, where writing it would
+        // acknowledge records the reader cannot read back.
+        foreach (var block in blocks)
+        {
+            if (block.Bytes > _maxBlockBytes)
+            {
+                throw new InvalidOperationException($"A staged block of {block.Bytes} bytes exceeds the block limit of {_maxBlockBytes} bytes; nothing was written.");
+            }
+        }
+
+        RunSteps();
         var encoded = new (byte[] Bytes, int Length, uint ShardId)[blocks.Count];
         try
         {
             var reserved = new (uint ShardId, ulong Sequence)[blocks.Count];
             for (var i = 0; i < blocks.Count; i++)
             {
-                reserved[i] = _chain.Reserve(BlockHeader.Size + (int)blocks[i].Bytes + (int)(blocks[i].Bytes / 200) + 64);
+                reserved[i] = _chain.Reserve(MaxEncodedLength(blocks[i].Bytes));
             }
 
             void Encode(int i)
@@ -247,7 +268,7 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
                 try
                 {
                     var bytes = _codec.Encode(_chain.CollectionId, reserved[i].ShardId, _chain.SaltOf(reserved[i].ShardId), reserved[i].Sequence,
-                        (uint)blocks[i].Writes.Count, BlockFlags.None, raw.AsSpan(0, (int)blocks[i].Bytes), out var length);
+                        (uint)blocks[i].Writes.Count, BlockFlags.None, raw.AsSpan(0, checked((int)blocks[i].Bytes)), out var length);
                     encoded[i] = (bytes, length, reserved[i].ShardId);
                 }
                 finally
@@ -313,13 +334,22 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
                 var replaced = Map.Apply(write.Key, version, value, deleted, shardId, write.Length, location);
                 Account(shardId, write.Length, deleted, replaced);
                 position += write.Length;
-                write.Release();
             }
         }
 
         Map.Publish(version, _stagedCount);
         blocks.Clear();
         _overlay.Clear();
+    }
+
+    /// <summary>
+    /// A bound on the encoded length of a block of <paramref name="rawBytes"/> record bytes, for shard planning:
+    /// the header, the raw bytes with room for compression that does not pay, and the cipher's tag.
+    /// </summary>
+    private int MaxEncodedLength(long rawBytes)
+    {
+        Debug.Assert(rawBytes <= _maxBlockBytes, "checked when the block was committed");
+        return checked(BlockHeader.Size + (int)rawBytes + (int)(rawBytes / 200) + 64);
     }
 
     private static int ValueLength(SingleWrite<TKey, TValue> write) =>
@@ -347,7 +377,7 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
 
         public byte[] Concatenate()
         {
-            var raw = ArrayPool<byte>.Shared.Rent((int)Math.Max(1, Bytes));
+            var raw = ArrayPool<byte>.Shared.Rent(checked((int)Math.Max(1, Bytes)));
             var position = 0;
             foreach (var write in Writes)
             {
@@ -356,14 +386,6 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
             }
 
             return raw;
-        }
-
-        public void Release()
-        {
-            foreach (var write in Writes)
-            {
-                write.Release();
-            }
         }
     }
 }

@@ -6,19 +6,30 @@ namespace Stellar.Store.Engine;
 /// <summary>
 /// One write, already encoded as a record on the caller's thread: serialization runs in parallel on the callers'
 /// cores, a value that cannot be serialized fails at the call, and later changes to the caller's object cannot
-/// change what is written. The record bytes live in a pooled buffer returned after commit.
+/// change what is written. The record bytes live in a pooled buffer.
 /// </summary>
+/// <remarks>
+/// One owner returns the buffer: the code that created the write until it hands the write to the collection's
+/// submit path, which releases it once the write's task has an outcome, whatever the outcome (stored, rejected,
+/// faulted, refused by a closing store, cancelled). The engine and the writer actor only borrow it until then.
+/// <see cref="Release"/> is idempotent and thread-safe, so a buffer can never go back to the pool twice.
+/// </remarks>
 internal sealed class SingleWrite<TKey, TValue>
 {
     [ThreadStatic]
     private static ArrayBufferWriter<byte>? s_scratch;
+
+    private static long s_buffersRented;
+    private static long s_buffersReturned;
+
+    private byte[] _record;
 
     private SingleWrite(WriteKind kind, TKey key, TValue? value, byte[] record, int length)
     {
         Kind = kind;
         Key = key;
         Value = value;
-        Record = record;
+        _record = record;
         Length = length;
     }
 
@@ -28,10 +39,16 @@ internal sealed class SingleWrite<TKey, TValue>
 
     public TValue? Value { get; }
 
-    /// <summary>The encoded record (pooled): <see cref="RecordFormat"/>.</summary>
-    public byte[] Record { get; private set; }
+    /// <summary>The encoded record (pooled): <see cref="RecordFormat"/>. Empty once released.</summary>
+    public byte[] Record => Volatile.Read(ref _record);
 
     public int Length { get; }
+
+    /// <summary>Record buffers rented for writes of this key and value type, ever (tests prove none leaks).</summary>
+    internal static long BuffersRented => Interlocked.Read(ref s_buffersRented);
+
+    /// <summary>Record buffers of this key and value type given back to the pool, ever.</summary>
+    internal static long BuffersReturned => Interlocked.Read(ref s_buffersReturned);
 
     public static SingleWrite<TKey, TValue> Create(WriteKind kind, TKey key, TValue? value, int maxKeyBytes, int maxValueBytes)
     {
@@ -56,8 +73,9 @@ internal sealed class SingleWrite<TKey, TValue>
         }
 
         var recordKind = kind == WriteKind.Delete ? RecordKind.Delete : RecordKind.Put;
-        var maxLength = RecordFormat.PutOverhead + scratch.WrittenCount;
+        var maxLength = checked(RecordFormat.PutOverhead + scratch.WrittenCount);
         var record = ArrayPool<byte>.Shared.Rent(maxLength);
+        Interlocked.Increment(ref s_buffersRented);
         var written = scratch.WrittenSpan;
         var length = RecordFormat.Write(record, recordKind, written[..keyLength], written[keyLength..]);
         if (scratch.Capacity > 1 << 20)
@@ -68,14 +86,14 @@ internal sealed class SingleWrite<TKey, TValue>
         return new SingleWrite<TKey, TValue>(kind, key, value, record, length);
     }
 
-    /// <summary>Gives the record buffer back to the pool; the write is unusable afterwards.</summary>
+    /// <summary>Gives the record buffer back to the pool (the first call only); the write is unusable afterwards.</summary>
     public void Release()
     {
-        var record = Record;
-        Record = Array.Empty<byte>();
+        var record = Interlocked.Exchange(ref _record, Array.Empty<byte>());
         if (record.Length > 0)
         {
             ArrayPool<byte>.Shared.Return(record);
+            Interlocked.Increment(ref s_buffersReturned);
         }
     }
 }

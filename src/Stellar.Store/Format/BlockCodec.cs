@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using Stellar.Store.Codecs;
 
 namespace Stellar.Store.Format;
@@ -24,7 +25,11 @@ internal sealed class BlockCodec
         _compressor = compressor;
         _decompressor = decompressor;
         _cipher = cipher;
+        MaxRawLength = BlockLimit.MaxRawLength(compressor, cipher?.Overhead ?? 0);
     }
+
+    /// <summary>The most raw bytes one block may hold so that the reader accepts it (see <see cref="BlockLimit"/>).</summary>
+    public int MaxRawLength { get; }
 
     /// <summary>
     /// Encodes a block of the shard whose salt is <paramref name="shardSalt"/> (empty for a format-1 shard). Returns a buffer rented from <see cref="ArrayPool{T}.Shared"/> holding the whole block in
@@ -33,6 +38,7 @@ internal sealed class BlockCodec
     public byte[] Encode(uint collectionId, uint shardId, ReadOnlySpan<byte> shardSalt, ulong sequence, uint recordCount, BlockFlags extraFlags,
         ReadOnlySpan<byte> raw, out int length)
     {
+        Debug.Assert(raw.Length <= MaxRawLength, "the engine sizes every block within the reader's bound");
         byte[]? compressed = null;
         try
         {

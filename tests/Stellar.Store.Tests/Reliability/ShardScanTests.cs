@@ -127,7 +127,7 @@ public sealed class ShardScanTests : IDisposable
     {
         var manifest = Manifest.Parse(storage.ReadAllBytes(Manifest.FileName), Manifest.FileName);
         var entry = manifest.Collections.Single();
-        return new ShardChain(storage, entry, (change, _) => change(), 64L << 20, Durability.WriteThrough);
+        return new ShardChain(storage, entry, change => change(), 64L << 20, Durability.WriteThrough);
     }
 
     /// <summary>Writes <paramref name="count"/> chunks of random bytes, one block each, and returns them by id.</summary>
