@@ -169,6 +169,7 @@ public sealed class StellarStore : IAsyncDisposable
             var handle = new WriterHandle(writer, Options.MaxQueuedWrites);
             var compactor = new Compactor(engine, (write, token) => handle.SubmitAsync(write, token));
             engine.CompactionWanted = compactor.StartAutomatic;
+            engine.Map.Released = compactor.RequestRelease;
             var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);
             _collections[name] = collection;
             _compactors.Add(compactor);
@@ -209,7 +210,10 @@ public sealed class StellarStore : IAsyncDisposable
     /// <summary>Finishes queued writes, flushes everything to disk, stops the writers and releases the directory.</summary>
     public ValueTask DisposeAsync() => new(CloseAsync(terminateSystem: _ownsSystem));
 
-    internal void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+    internal void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(IsDisposed, this);
+
+    /// <summary>Whether disposal has begun.</summary>
+    internal bool IsDisposed => Volatile.Read(ref _disposed) != 0;
 
     private static StellarStore Open(string path, IStorage storage, StoreOptions options)
     {
