@@ -3,6 +3,7 @@ using System.Runtime.CompilerServices;
 using Stellar.Store.Actors;
 using Stellar.Store.Codecs;
 using Stellar.Store.Engine;
+using Stellar.Store.Shards;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store;
@@ -80,10 +81,17 @@ public sealed class Collection<TKey, TValue>
     public bool TryGet(TKey key, [MaybeNullWhen(false)] out TValue value)
     {
         ArgumentNullException.ThrowIfNull(key);
-        if (_map.TryGetLatest(key, out var node))
+        while (_map.TryGetLatest(key, out var node))
         {
-            value = _read(node);
-            return true;
+            try
+            {
+                value = _read(node);
+                return true;
+            }
+            catch (RetiredShardException)
+            {
+                // The version found was replaced, then compacted away, while it was read: read the newest one.
+            }
         }
 
         value = default;
