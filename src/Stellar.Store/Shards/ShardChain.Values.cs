@@ -17,11 +17,7 @@ internal sealed partial class ShardChain
     /// <summary>Shards whose files a compaction retired (ids are never reused): no read handle may be kept on them.</summary>
     private readonly ConcurrentDictionary<uint, byte> _retiredShards = new();
 
-    private int _openReadHandles;
     private int _readsClosed;
-
-    /// <summary>Read handles open now, cached or in a reader's hands (for tests of handle leaks).</summary>
-    public int OpenReadHandles => Volatile.Read(ref _openReadHandles);
 
     /// <summary>
     /// Any thread: reads the whole block that holds a large value. Throws <see cref="RetiredShardException"/> when a
@@ -69,11 +65,10 @@ internal sealed partial class ShardChain
             }
 
             var opened = _storage.OpenRead(ManifestCollection.ShardFileName(_entry.Id, shardId));
-            Interlocked.Increment(ref _openReadHandles);
             if (!_readHandles.TryAdd(shardId, opened))
             {
                 // Another reader cached one first: use that.
-                CloseReadHandle(opened);
+                opened.Dispose();
                 continue;
             }
 
@@ -85,7 +80,7 @@ internal sealed partial class ShardChain
             {
                 if (_readHandles.TryRemove(new KeyValuePair<uint, IStorageFile>(shardId, opened)))
                 {
-                    CloseReadHandle(opened);
+                    opened.Dispose();
                 }
 
                 ThrowIfUnreadable(shardId);
@@ -110,14 +105,8 @@ internal sealed partial class ShardChain
         _retiredShards.TryAdd(shardId, 0);
         if (_readHandles.TryRemove(shardId, out var handle))
         {
-            CloseReadHandle(handle);
+            handle.Dispose();
         }
-    }
-
-    private void CloseReadHandle(IStorageFile handle)
-    {
-        Interlocked.Decrement(ref _openReadHandles);
-        handle.Dispose();
     }
 
     private void DisposeReadHandles()
@@ -127,7 +116,7 @@ internal sealed partial class ShardChain
         {
             if (_readHandles.TryRemove(shardId, out var handle))
             {
-                CloseReadHandle(handle);
+                handle.Dispose();
             }
         }
     }
