@@ -3,6 +3,7 @@ using System.Runtime.CompilerServices;
 using Stellar.Store.Actors;
 using Stellar.Store.Codecs;
 using Stellar.Store.Engine;
+using Stellar.Store.Shards;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store;
@@ -74,7 +75,8 @@ public sealed class Collection<TKey, TValue>
     /// How much of the collection's files is live, for deciding on <see cref="CompactAsync"/>. Never blocks; the
     /// figures are of the newest published write.
     /// </summary>
-    public CollectionStatistics Statistics => new(Count, _engine.StoredBytes, _engine.LiveBytes, _engine.Compactions, _compactor.LastError);
+    public CollectionStatistics Statistics =>
+        new(Count, _engine.StoredBytes, _engine.LiveBytes, _engine.Compactions, _compactor.LastError, _map.RetainedVersions, _map.PinCount);
 
     /// <summary>The number of keys, as of the newest published write. Never blocks.</summary>
     public long Count => _map.Published.Count;
@@ -86,10 +88,17 @@ public sealed class Collection<TKey, TValue>
     public bool TryGet(TKey key, [MaybeNullWhen(false)] out TValue value)
     {
         ArgumentNullException.ThrowIfNull(key);
-        if (_map.TryGetLatest(key, out var node))
+        while (_map.TryGetLatest(key, out var node))
         {
-            value = _read(node);
-            return true;
+            try
+            {
+                value = _read(node);
+                return true;
+            }
+            catch (RetiredShardException)
+            {
+                // The version found was replaced, then compacted away, while it was read: read the newest one.
+            }
         }
 
         value = default;
@@ -98,7 +107,9 @@ public sealed class Collection<TKey, TValue>
 
     /// <summary>
     /// Every value that matches <paramref name="predicate"/> (null: all), read from one consistent version taken
-    /// when enumeration starts; compose further with LINQ. Order is not defined.
+    /// when enumeration starts; compose further with LINQ. Order is not defined. The enumeration holds a snapshot
+    /// until it ends or its enumerator is disposed (<c>foreach</c> does both); an enumerator abandoned half way
+    /// holds it until the garbage collector finalizes it (see <see cref="CollectionSnapshot{TKey,TValue}"/>).
     /// </summary>
     public IEnumerable<TValue> Query(Func<TValue, bool>? predicate = null)
     {
@@ -110,7 +121,7 @@ public sealed class Collection<TKey, TValue>
     }
 
     /// <summary>Pins the newest version: reads through it stay at that version until it is disposed.</summary>
-    public CollectionSnapshot<TKey, TValue> Snapshot() => new(_map, _read);
+    public CollectionSnapshot<TKey, TValue> Snapshot() => new(_store, _map, _read);
 
     /// <summary>Inserts <paramref name="value"/>; fails with <see cref="DuplicateKeyException"/> (nothing stored) when its key exists.</summary>
     public Task InsertAsync(TValue value, CancellationToken cancellationToken = default) =>

@@ -1,4 +1,5 @@
 using System.Diagnostics.CodeAnalysis;
+using Stellar.Store.Shards;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store;
@@ -6,26 +7,46 @@ namespace Stellar.Store;
 /// <summary>
 /// One stable version of a collection: <see cref="Get"/>, <see cref="Query"/> and <see cref="Count"/> all answer
 /// as of the moment <see cref="Collection{TKey,TValue}.Snapshot"/> was called, while writes go on. Dispose it
-/// promptly: the store keeps the older versions it needs alive until then.
+/// promptly: until then the store keeps in memory every version it can see that has been replaced since, and the
+/// files of compacted shards it may read (see <see cref="CollectionStatistics.RetainedVersions"/>). A snapshot that
+/// is never disposed is released by its finalizer once the garbage collector finds it unreachable, so a leak holds
+/// old versions for as long as the snapshot stays reachable, and no longer.
 /// </summary>
-/// <remarks>Thread safety: any number of threads may read one snapshot concurrently; reads never lock.</remarks>
+/// <remarks>
+/// <para>Thread safety: any number of threads may read one snapshot concurrently; reads never lock.</para>
+/// <para>After <see cref="Dispose"/>, and after the store is disposed, every member but <see cref="Dispose"/>
+/// throws <see cref="ObjectDisposedException"/>, including a <see cref="Query"/> enumeration in progress at its
+/// next element: the versions it read may be gone.</para>
+/// </remarks>
 public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
     where TKey : notnull
 {
+    private readonly StellarStore _store;
     private readonly VersionedMap<TKey, TValue> _map;
     private readonly Func<VersionNode<TValue>, TValue> _read;
     private readonly PublishedState _state;
     private int _disposed;
 
-    internal CollectionSnapshot(VersionedMap<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read)
+    internal CollectionSnapshot(StellarStore store, VersionedMap<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read)
     {
+        _store = store;
         _map = map;
         _read = read;
         _state = map.Pin();
     }
 
+    /// <summary>Releases the pin of a snapshot nobody disposed, so that a leak does not hold old versions forever.</summary>
+    ~CollectionSnapshot() => Release();
+
     /// <summary>The number of keys at this version.</summary>
-    public long Count => _state.Count;
+    public long Count
+    {
+        get
+        {
+            ThrowIfDisposed();
+            return _state.Count;
+        }
+    }
 
     /// <summary>The value of <paramref name="key"/> at this version, or default.</summary>
     public TValue? Get(TKey key) => TryGet(key, out var value) ? value : default;
@@ -33,10 +54,10 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
     /// <summary>Reads <paramref name="key"/> at this version.</summary>
     public bool TryGet(TKey key, [MaybeNullWhen(false)] out TValue value)
     {
-        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+        ThrowIfDisposed();
         if (_map.TryGetAt(key, _state.Version, out var node))
         {
-            value = _read(node);
+            value = Read(node);
             return true;
         }
 
@@ -47,11 +68,23 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
     /// <summary>Every value at this version that matches <paramref name="predicate"/> (null: all), in no set order.</summary>
     public IEnumerable<TValue> Query(Func<TValue, bool>? predicate = null)
     {
-        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+        ThrowIfDisposed();
+        return QueryCore(predicate);
+    }
+
+    /// <summary>Releases the version so the store can forget what only it needed. Idempotent; any thread.</summary>
+    public void Dispose()
+    {
+        Release();
+        GC.SuppressFinalize(this);
+    }
+
+    private IEnumerable<TValue> QueryCore(Func<TValue, bool>? predicate)
+    {
         foreach (var (_, node) in _map.EnumerateAt(_state.Version))
         {
-            ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
-            var value = _read(node);
+            ThrowIfDisposed();
+            var value = Read(node);
             if (predicate is null || predicate(value))
             {
                 yield return value;
@@ -59,10 +92,31 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
         }
     }
 
-    /// <summary>Releases the version so the store can forget what only it needed.</summary>
-    public void Dispose()
+    private TValue Read(VersionNode<TValue> node)
     {
-        if (Interlocked.Exchange(ref _disposed, 1) == 0)
+        try
+        {
+            return _read(node);
+        }
+        catch (RetiredShardException e) when (IsDisposed)
+        {
+            // Only a released version's shard is ever retired: this snapshot was disposed during the read.
+            throw new ObjectDisposedException(GetType().Name, e);
+        }
+    }
+
+    private bool IsDisposed => Volatile.Read(ref _disposed) != 0 || _store.IsDisposed;
+
+    private void ThrowIfDisposed()
+    {
+        ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+        _store.ThrowIfDisposed();
+    }
+
+    private void Release()
+    {
+        // A finalizer may run on an instance whose constructor never finished.
+        if (_state is not null && Interlocked.Exchange(ref _disposed, 1) == 0)
         {
             _map.Unpin(_state.Version);
         }

@@ -6,4 +6,13 @@ namespace Stellar.Store;
 /// <param name="LiveBytes">Record bytes readers can still see; the rest is what compaction reclaims.</param>
 /// <param name="Compactions">Compactions completed since the store was opened.</param>
 /// <param name="LastCompactionError">Why the last automatic compaction failed, or null when it did not.</param>
-public sealed record CollectionStatistics(long Count, long StoredBytes, long LiveBytes, long Compactions, Exception? LastCompactionError);
+/// <param name="RetainedVersions">
+/// Versions held in memory only because an open snapshot may still read them: replaced values and deletion markers.
+/// Zero when no snapshot older than the newest write is open; it falls back to zero once such snapshots are disposed
+/// (or collected) and the writer has caught up.
+/// </param>
+/// <param name="OpenSnapshots">
+/// Pins held now: undisposed snapshots, <c>Query</c> enumerations in progress, and a running compaction's own.
+/// </param>
+public sealed record CollectionStatistics(long Count, long StoredBytes, long LiveBytes, long Compactions, Exception? LastCompactionError,
+    int RetainedVersions, int OpenSnapshots);

@@ -206,6 +206,7 @@ public sealed class StellarStore : IAsyncDisposable
             var handle = new WriterHandle(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
             var compactor = new Compactor(engine, (write, token) => handle.SubmitAsync(write, token));
             engine.CompactionWanted = compactor.StartAutomatic;
+            engine.Map.Released = compactor.RequestRelease;
             var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);
             _collections[name] = collection;
             _compactors.Add(compactor);
@@ -249,7 +250,10 @@ public sealed class StellarStore : IAsyncDisposable
     /// <summary>The store's cipher, null for a plain store: lets tests watch its key material.</summary>
     internal AesGcmBlockCipher? Cipher => _cipher;
 
-    internal void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
+    internal void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(IsDisposed, this);
+
+    /// <summary>Whether disposal has begun.</summary>
+    internal bool IsDisposed => Volatile.Read(ref _disposed) != 0;
 
     private static StellarStore Open(string path, IStorage storage, StoreOptions options)
     {

@@ -144,7 +144,9 @@ internal sealed partial class CollectionEngine<TKey, TValue>
 
     /// <summary>
     /// The value of <paramref name="node"/>: from memory, or for a large value read from its block on disk (checksum
-    /// and tag verified), retrying at the new place when a compaction moved it during the read. Any thread.
+    /// and tag verified), retrying at the new place when a compaction moved it during the read. Any thread. Throws
+    /// <see cref="RetiredShardException"/> when the node was not moved because it was already replaced at the
+    /// compaction's pin: only an unpinned reader can hold such a node, and it reads the newest version instead.
     /// </summary>
     public TValue ReadValue(VersionNode<TValue> node)
     {

@@ -92,6 +92,10 @@ internal sealed partial class CollectionEngine<TKey, TValue> : ICommitSink, ICom
                 _steps.Add(step);
                 return null;
 
+            case ReleaseStep:
+                // Nothing to store: the commit's publish cuts what released snapshots held, its steps delete files.
+                return null;
+
             default:
                 throw new ArgumentException($"Unknown write {write.GetType()}", nameof(write));
         }

@@ -94,6 +94,26 @@ internal sealed class Compactor : IDisposable
         });
     }
 
+    /// <summary>
+    /// Hands the writer a <see cref="ReleaseStep"/> after the oldest snapshot was released, so that what only it held
+    /// (old versions, compacted shard files) goes without waiting for the next write. Never blocks; any thread, a
+    /// finalizer's included. Does nothing once the store is closing, which deletes those files itself.
+    /// </summary>
+    public void RequestRelease()
+    {
+        if (_stopping.IsCancellationRequested)
+        {
+            return;
+        }
+
+        // A closing or faulted writer refuses the step; nothing is lost, so the refusal is observed and dropped.
+        _submit(ReleaseStep.Instance, CancellationToken.None).ContinueWith(
+            static task => _ = task.Exception,
+            CancellationToken.None,
+            TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously,
+            TaskScheduler.Default);
+    }
+
     /// <summary>Cancels a running compaction and waits until it is over (the store is closing).</summary>
     public async Task StopAsync()
     {

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 
 namespace Stellar.Store.Snapshots;
@@ -13,12 +14,15 @@ namespace Stellar.Store.Snapshots;
 /// copies the collection: the writer pushes new heads stamped with the next version, then publishes that version
 /// with one volatile write. A reader at version <c>v</c> skips heads newer than <c>v</c>, so it never sees half a
 /// commit.</para>
-/// <para>Thread safety: exactly one writer thread at a time calls <see cref="Apply"/>, <see cref="Publish"/> and
-/// <see cref="Unpin"/>'s cleanup (the collection's writer); any number of readers call the rest concurrently.
+/// <para>Thread safety: exactly one writer thread at a time calls <see cref="Apply"/> and <see cref="Publish"/>
+/// (the collection's writer), and only it ever cuts a chain; any number of threads call the rest concurrently.
 /// Readers never lock: <see cref="ConcurrentDictionary{TKey,TValue}.TryGetValue"/> is lock-free.</para>
-/// <para>Old versions are kept while a pinned snapshot may need them. The writer keeps, on each chain
-/// it touches, the versions down to the oldest pinned version, and marks the cut with
-/// <see cref="VersionNode{TValue}.Trimmed"/>; an unpinned reader that reaches a cut retries at the newest version.</para>
+/// <para>Old versions are kept only while a pinned snapshot may need them. Each node that replaces a version is
+/// queued at <see cref="Apply"/>; at every <see cref="Publish"/> the writer cuts the chain below each queued node
+/// that no pin is older than (marking the cut with <see cref="VersionNode{TValue}.Trimmed"/>), so with no snapshot
+/// open a replaced version is garbage as soon as its successor is published. An unpinned reader that reaches a cut
+/// retries at the newest version. When the oldest pin goes, <see cref="Unpin"/> raises <see cref="Released"/> so
+/// that the writer publishes again and cuts what that pin held, even if no write follows.</para>
 /// </remarks>
 internal sealed class VersionedMap<TKey, TValue>
     where TKey : notnull
@@ -26,8 +30,13 @@ internal sealed class VersionedMap<TKey, TValue>
     private readonly ConcurrentDictionary<TKey, VersionNode<TValue>> _chains;
     private readonly ConcurrentDictionary<long, int> _pins = new();
     private readonly Queue<(TKey Key, long Version)> _tombstones = new();
+
+    /// <summary>Writer only: nodes that replaced a version, oldest first, whose chain is not cut below them yet.</summary>
+    private readonly Queue<VersionNode<TValue>> _replacing = new();
     private PublishedState _published = new(0, 0);
     private long _horizon;
+    private int _retained;
+    private int _releaseSignalled;
 
     public VersionedMap(IEqualityComparer<TKey>? comparer = null)
     {
@@ -39,6 +48,33 @@ internal sealed class VersionedMap<TKey, TValue>
 
     /// <summary>The number of keys in the dictionary, tombstones included (for diagnostics).</summary>
     public int ChainCount => _chains.Count;
+
+    /// <summary>
+    /// Versions kept only because an open snapshot may read them, as of the newest publish: replaced values and
+    /// deletion markers whose cut waits for an older pin to go.
+    /// </summary>
+    public int RetainedVersions => Volatile.Read(ref _retained);
+
+    /// <summary>Pins held now: open snapshots, enumerations of a query in progress, a running compaction.</summary>
+    public int PinCount
+    {
+        get
+        {
+            var count = 0;
+            foreach (var (_, n) in _pins)
+            {
+                count += n;
+            }
+
+            return count;
+        }
+    }
+
+    /// <summary>
+    /// Raised on the thread that releases the oldest pin while newer versions exist, at most once until the next
+    /// <see cref="Publish"/>: the writer should publish again so that it cuts what the pin held. Must not block.
+    /// </summary>
+    public Action? Released { get; set; }
 
     /// <summary>Reads the newest published value of <paramref name="key"/>.</summary>
     public bool TryGetLatest(TKey key, [MaybeNullWhen(false)] out VersionNode<TValue> node)
@@ -109,26 +145,48 @@ internal sealed class VersionedMap<TKey, TValue>
                 return state;
             }
 
-            Unpin(state.Version);
+            Release(state.Version);
         }
     }
 
-    /// <summary>Releases a pin taken by <see cref="Pin"/>.</summary>
+    /// <summary>Releases a pin taken by <see cref="Pin"/>. Any thread, a finalizer's included.</summary>
     public void Unpin(long version)
+    {
+        // A newer version exists and no older pin is left: this pin may be what held the writer's cuts back. The
+        // flag is cleared by Publish before it reads the pins, and set here after the pin is gone, so either that
+        // Publish sees the pin gone or this call sees the flag clear and signals again.
+        if (Release(version)
+            && Volatile.Read(ref _published).Version > version
+            && !IsPinnedBelow(version)
+            && Released is { } released
+            && Interlocked.CompareExchange(ref _releaseSignalled, 1, 0) == 0)
+        {
+            released();
+        }
+    }
+
+    /// <summary>Drops one pin at <paramref name="version"/>; returns whether it was the last one there.</summary>
+    private bool Release(long version)
     {
         while (true)
         {
             var count = _pins.TryGetValue(version, out var n) ? n : 0;
-            if (count <= 1)
+            Debug.Assert(count > 0, "Unpin of a version that is not pinned.");
+            if (count == 0)
+            {
+                return false;
+            }
+
+            if (count == 1)
             {
                 if (_pins.TryRemove(new KeyValuePair<long, int>(version, count)))
                 {
-                    return;
+                    return true;
                 }
             }
             else if (_pins.TryUpdate(version, count - 1, count))
             {
-                return;
+                return false;
             }
         }
     }
@@ -145,11 +203,12 @@ internal sealed class VersionedMap<TKey, TValue>
             return null;
         }
 
+        Debug.Assert(version > Published.Version, "Apply stages a version newer than the published one.");
         var node = new VersionNode<TValue>(version, value, deleted, shardId, size, head, location);
         _chains[key] = node;
         if (head is not null)
         {
-            TrimBelowHorizon(head);
+            _replacing.Enqueue(node);
         }
 
         if (deleted)
@@ -166,6 +225,9 @@ internal sealed class VersionedMap<TKey, TValue>
     /// </summary>
     public void Publish(long version, long count)
     {
+        // Cleared before the pins are read (see Unpin), so a pin released after that read signals again.
+        Volatile.Write(ref _releaseSignalled, 0);
+
         // A full fence: the pins below must be read after the new version is visible (see Pin).
         Interlocked.Exchange(ref _published, new PublishedState(version, count));
         var horizon = version;
@@ -175,6 +237,17 @@ internal sealed class VersionedMap<TKey, TValue>
         }
 
         Volatile.Write(ref _horizon, horizon);
+
+        // A reader at the horizon or newer stops at a node no newer than the horizon, so what lies below it can go.
+        while (_replacing.TryPeek(out var replacing) && replacing.Version <= horizon)
+        {
+            _replacing.Dequeue();
+            if (replacing.Next is not null)
+            {
+                replacing.Next = VersionNode<TValue>.Trimmed;
+            }
+        }
+
         while (_tombstones.TryPeek(out var tombstone) && tombstone.Version <= horizon)
         {
             _tombstones.Dequeue();
@@ -183,24 +256,8 @@ internal sealed class VersionedMap<TKey, TValue>
                 _chains.TryRemove(new KeyValuePair<TKey, VersionNode<TValue>>(tombstone.Key, head));
             }
         }
-    }
 
-    private void TrimBelowHorizon(VersionNode<TValue> node)
-    {
-        // Keep the newest version at or below the horizon (the one the oldest reader sees); cut what is older.
-        var horizon = Volatile.Read(ref _horizon);
-        for (var current = node; current is not null && !ReferenceEquals(current, VersionNode<TValue>.Trimmed); current = current.Next)
-        {
-            if (current.Version <= horizon)
-            {
-                if (current.Next is not null)
-                {
-                    current.Next = VersionNode<TValue>.Trimmed;
-                }
-
-                return;
-            }
-        }
+        Volatile.Write(ref _retained, _replacing.Count + _tombstones.Count);
     }
 
     private bool TryFind(TKey key, long version, [MaybeNullWhen(false)] out VersionNode<TValue> node, out bool cut)

@@ -105,26 +105,63 @@ public sealed class CompactionTests(ITestOutputHelper output) : IDisposable
         {
             var players = Players(store);
             await WriteRoundAsync(players, 2_000, 1);
+
+            // The independent record: every value some write stored, noted before the write is sent (a reader may
+            // see a write before its task completes).
+            var written = new System.Collections.Concurrent.ConcurrentDictionary<Player, bool>(
+                Enumerable.Range(0, 2_000).Select(i => KeyValuePair.Create(new Player(i, $"player-{i}-round-1", 1, i), true)));
             var writers = Enumerable.Range(0, 4).Select(w => Task.Run(async () =>
             {
                 for (var round = 2; round <= 30; round++)
                 {
                     for (var i = w; i < 2_000; i += 40)
                     {
-                        await players.UpsertAsync(new Player(i, $"p{i}-r{round}", round, round));
+                        var player = new Player(i, $"p{i}-r{round}", round, round);
+                        written[player] = true;
+                        await players.UpsertAsync(player);
                     }
                 }
             })).ToArray();
-            var readerErrors = 0;
+            var readerErrors = new System.Collections.Concurrent.ConcurrentQueue<string>();
             using var stop = new CancellationTokenSource();
             var reader = Task.Run(() =>
             {
-                while (!stop.IsCancellationRequested)
+                // A later snapshot never sees an older round of a key than an earlier one did.
+                var seen = new int[2_000];
+                while (!stop.IsCancellationRequested && readerErrors.IsEmpty)
                 {
                     using var view = players.Snapshot();
-                    if (view.Count != 2_000 || view.Query().Count() != 2_000)
+                    var values = view.Query().ToList();
+                    if (view.Count != 2_000 || values.Count != 2_000 || values.Select(p => p.Id).Distinct().Count() != 2_000)
                     {
-                        Interlocked.Increment(ref readerErrors);
+                        readerErrors.Enqueue($"a snapshot held {values.Count} values, Count {view.Count}");
+                    }
+
+                    foreach (var player in values)
+                    {
+                        if (!written.ContainsKey(player))
+                        {
+                            readerErrors.Enqueue($"a snapshot read {player}, which no write stored");
+                        }
+                        else if (player.Level < seen[player.Id])
+                        {
+                            readerErrors.Enqueue($"key {player.Id} went back from round {seen[player.Id]} to {player.Level}");
+                        }
+                        else if (view.Get(player.Id) != player)
+                        {
+                            readerErrors.Enqueue($"key {player.Id}: the snapshot's Get and Query disagree");
+                        }
+
+                        seen[player.Id] = player.Level;
+                    }
+
+                    // Reads without a snapshot return stored values too.
+                    for (var i = 0; i < 40; i++)
+                    {
+                        if (players.Get(i) is not { } latest || !written.ContainsKey(latest))
+                        {
+                            readerErrors.Enqueue($"key {i} read without a snapshot is not a stored value");
+                        }
                     }
                 }
             });
@@ -137,7 +174,7 @@ public sealed class CompactionTests(ITestOutputHelper output) : IDisposable
             await players.CompactAsync();
             await stop.CancelAsync();
             await reader;
-            Assert.Equal(0, readerErrors);
+            Assert.Empty(readerErrors);
             for (var i = 0; i < 2_000; i++)
             {
                 expected[i] = i % 40 < 4 ? $"p{i}-r30" : "player-" + i + "-round-1";
