@@ -22,11 +22,11 @@ public sealed class ManifestConcurrencyTests : IDisposable
             var collections = Enumerable.Range(0, Collections)
                 .Select(c => store.GetCollection<int, Player>($"c{c}", p => p.Id))
                 .ToArray();
-            await Task.WhenAll(collections.Select(collection => Task.Run(async () =>
+            await Task.WhenAll(collections.Select((collection, c) => Task.Run(async () =>
             {
                 for (var i = 0; i < WritesPerCollection; i++)
                 {
-                    await collection.InsertAsync(new Player(i, padding, i, i));
+                    await collection.InsertAsync(Expected(c, i, padding));
                 }
             })));
         }
@@ -36,8 +36,17 @@ public sealed class ManifestConcurrencyTests : IDisposable
             Assert.Empty(store.Recovery.IgnoredFiles);
             for (var c = 0; c < Collections; c++)
             {
-                Assert.Equal(WritesPerCollection, store.GetCollection<int, Player>($"c{c}", p => p.Id).Count);
+                var collection = store.GetCollection<int, Player>($"c{c}", p => p.Id);
+                Assert.Equal(WritesPerCollection, collection.Count);
+
+                // Each collection's own values: a shard listed under the wrong collection would show here.
+                for (var i = 0; i < WritesPerCollection; i++)
+                {
+                    Assert.Equal(Expected(c, i, padding), collection.Get(i));
+                }
             }
         }
     }
+
+    private static Player Expected(int collection, int i, string padding) => new(i, $"c{collection}-{i}-{padding}", collection, i);
 }
