@@ -52,19 +52,14 @@ public sealed class NonceUniquenessTests
                     await store.DisposeAsync();
                     break;
                 case "process crash":
-                    storage.SimulateCrash(losesUnsyncedData: false);
+                    await Crash.AndAbandonAsync(storage, store, losesUnsyncedData: false);
                     break;
                 case "power loss":
-                    storage.SimulateCrash(losesUnsyncedData: true);
+                    await Crash.AndAbandonAsync(storage, store, losesUnsyncedData: true);
                     break;
                 default:
-                    storage.SimulateCrash(losesUnsyncedData: true, tornTail: new Random(session));
+                    await Crash.AndAbandonAsync(storage, store, losesUnsyncedData: true, tornTail: new Random(session));
                     break;
-            }
-
-            if (ending != "clean close")
-            {
-                await Record.ExceptionAsync(async () => await store.DisposeAsync()); // its process is gone
             }
         }
 
@@ -123,8 +118,7 @@ public sealed class NonceUniquenessTests
             {
                 // Compaction output is fsynced before its swap, so it survives; the writes after it need not.
                 await store.FlushAsync();
-                storage.SimulateCrash(losesUnsyncedData: true);
-                await Record.ExceptionAsync(async () => await store.DisposeAsync()); // its process is gone
+                await Crash.AndAbandonAsync(storage, store, losesUnsyncedData: true);
             }
         }
 
