@@ -46,7 +46,8 @@ internal sealed partial class CollectionEngine<TKey, TValue>
     /// <summary>
     /// Off the writer, between begin and finish: encodes the records alive at the pinned version into new shard
     /// files (written under a temporary name, flushed, then renamed), shard by shard with blocks encoded in parallel.
-    /// A rename that throws sets <see cref="CompactionRun.OutcomeUnknown"/> before the exception propagates.
+    /// A failure here, a rename's included, is a clean one whatever reached the disk: no manifest names an output
+    /// before the swap, and its ids were taken for this run alone, so <see cref="AbandonCompaction"/> may delete it.
     /// </summary>
     public void CopyLive(CompactionRun run, CancellationToken cancellationToken)
     {
@@ -85,17 +86,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
             var shardBlocks = blocks.GetRange(next, count);
             run.OutputDetails[shardId] = WriteOutputShard(shardId, live, shardBlocks, sequence, valueOffsets, locations, cancellationToken);
             var name = ManifestCollection.ShardFileName(_chain.CollectionId, shardId);
-            try
-            {
-                _chain.Storage.Rename(name + ShardChain.CompactingSuffix, name);
-            }
-            catch (Exception e)
-            {
-                // The rename may have happened: from here on no output of this run may be deleted (see Compactor).
-                run.OutcomeUnknown = true;
-                run.Error = e;
-                throw;
-            }
+            _chain.Storage.Rename(name + ShardChain.CompactingSuffix, name);
 
             foreach (var block in shardBlocks)
             {
@@ -115,26 +106,17 @@ internal sealed partial class CollectionEngine<TKey, TValue>
 
     /// <summary>
     /// Off the writer, after a failed or cancelled copy (always before the swap): releases the pin and removes the
-    /// output this run wrote, which no manifest can name since the swap was never tried. After a rename whose
-    /// outcome is unknown it deletes nothing; the next open removes what no manifest lists.
+    /// output this run wrote under either name, which no manifest can name since the swap was never tried.
     /// </summary>
     public void AbandonCompaction(CompactionRun run)
     {
         Debug.Assert(!run.SwapAttempted, "a compaction is abandoned only before its swap");
         Map.Unpin(run.PinnedVersion);
-        if (run.OutcomeUnknown)
-        {
-            return;
-        }
-
         foreach (var shardId in run.OutputIds)
         {
             var name = ManifestCollection.ShardFileName(_chain.CollectionId, shardId);
             _chain.Storage.Delete(name + ShardChain.CompactingSuffix);
-            if (run.Outputs.Contains(shardId))
-            {
-                _chain.Storage.Delete(name);
-            }
+            _chain.Storage.Delete(name);
         }
     }
 
@@ -212,12 +194,6 @@ internal sealed partial class CollectionEngine<TKey, TValue>
 
     private void FinishCompaction(CompactionRun run)
     {
-        if (run.OutcomeUnknown)
-        {
-            // The copy renamed an output with an unknown outcome (its pin is already released): fault the collection.
-            throw new IOException($"A compaction of '{_name}' failed with an unknown outcome: {run.Error?.Message}", run.Error);
-        }
-
         run.SwapAttempted = true;
         try
         {

@@ -29,15 +29,6 @@ internal sealed class CompactionRun
     /// <summary>What the copy moved, for the writer to account at finish (typed by the engine).</summary>
     public object? Moved { get; set; }
 
-    /// <summary>Why the copy failed with an unknown outcome (see <see cref="OutcomeUnknown"/>).</summary>
-    public Exception? Error { get; set; }
-
-    /// <summary>
-    /// A rename of an output failed and may have taken effect: no output may be deleted now, and the finish step
-    /// faults the collection instead of swapping.
-    /// </summary>
-    public bool OutcomeUnknown { get; set; }
-
     /// <summary>The writer tried the manifest swap: from then on no output file may ever be deleted by this run.</summary>
     public bool SwapAttempted { get; set; }
 

@@ -45,14 +45,11 @@ internal sealed class Compactor : IDisposable
             catch
             {
                 _target.AbandonCompaction(run);
-                if (!run.OutcomeUnknown)
-                {
-                    throw;
-                }
+                throw;
             }
 
             // From here the writer owns the outcome: it swaps the output in, or faults the collection when the swap
-            // (or, per OutcomeUnknown, the copy's rename) fails, since such a failure may have taken effect.
+            // fails, since such a failure may have taken effect.
             await _submit(new CompactionStep(run, Begin: false), CancellationToken.None).ConfigureAwait(false);
         }
         finally

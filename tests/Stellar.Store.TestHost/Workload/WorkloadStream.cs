@@ -38,6 +38,12 @@ public sealed class WorkloadStream
     /// <summary>How many keys the task owns.</summary>
     public int KeyCount { get; }
 
+    /// <summary>The shortest large payload: over the default <c>LargeValueThreshold</c> of 16 KiB.</summary>
+    public const int LargePayloadMin = 17_000;
+
+    // Five in a thousand values: a few per kill or fault run, without making the runs much longer.
+    private const int LargeOnePerThousand = 5;
+
     /// <summary>The task's keys as the steps generated so far leave them.</summary>
     public IReadOnlyDictionary<int, WorkloadItem> State => _state;
 
@@ -151,8 +157,16 @@ public sealed class WorkloadStream
 
     private string Payload(int? max)
     {
-        // Mostly small values; some of several KiB, so groups span blocks and the 64 KiB shards roll often.
-        var length = _random.Next(100) < 10 ? _random.Next(1_000, 6_000) : _random.Next(0, 200);
+        // Mostly small values; some of several KiB, so groups span blocks and the 64 KiB shards roll often; now and
+        // then one over LargeValueThreshold (16 KiB by default), which the store keeps on disk and reads back from
+        // its shard, so kills and injected faults meet large values too.
+        var roll = _random.Next(1_000);
+        var length = roll switch
+        {
+            < LargeOnePerThousand => _random.Next(LargePayloadMin, 40_000),
+            < 100 => _random.Next(1_000, 6_000),
+            _ => _random.Next(0, 200),
+        };
         length = Math.Min(length, max ?? length);
         var text = new StringBuilder(length);
         if (_random.Next(2) == 0)

@@ -32,6 +32,8 @@ public sealed class ActorSystemTests : IAsyncLifetime
             await players.InsertAsync(new Player(1, "one", 1, 1));
             await players.WriteAsync(b => b.Upsert(new Player(2, "two", 2, 2)));
             Assert.Equal(2L, players.Count);
+            Assert.Equal(new Player(1, "one", 1, 1), players.Get(1));
+            Assert.Equal(new Player(2, "two", 2, 2), players.Get(2));
         }
 
         Assert.False(_system.WhenTerminated.IsCompleted);
@@ -79,7 +81,9 @@ public sealed class ActorSystemTests : IAsyncLifetime
 
         storage.SimulateCrash(losesUnsyncedData: true);
         await using var reopened = await StellarStore.OpenAsync(storage);
-        Assert.Equal(100L, reopened.GetCollection<int, Player>("players", p => p.Id).Count);
+        var again = reopened.GetCollection<int, Player>("players", p => p.Id);
+        Assert.Equal(100L, again.Count);
+        Assert.All(Enumerable.Range(0, 100), i => Assert.Equal(new Player(i, $"p{i}", i, i), again.Get(i)));
         Assert.Equal(new byte[] { 1, 2, 3 }, reopened.GetCollection<string, Chunk>("chunks", c => c.Id).Get("c")!.Voxels);
     }
 

@@ -42,8 +42,7 @@ public sealed class BulkImportTests
         Assert.InRange(acknowledged, 1, CancelAt);
         Assert.Equal(acknowledged + 1, players.Count);
 
-        storage.SimulateCrash(losesUnsyncedData: powerLoss, tornTail: powerLoss ? new Random(seed) : null);
-        await Record.ExceptionAsync(async () => await store.DisposeAsync()); // its storage died with the "process"
+        await Crash.AndAbandonAsync(storage, store, losesUnsyncedData: powerLoss, tornTail: powerLoss ? new Random(seed) : null);
 
         await using var reopened = await StellarStore.OpenAsync(storage);
         var again = reopened.GetCollection<int, Player>("players", p => p.Id);

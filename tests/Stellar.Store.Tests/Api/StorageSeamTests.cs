@@ -20,7 +20,8 @@ public sealed class StorageSeamTests
         await using var reopened = await StellarStore.OpenAsync(storage);
         var again = reopened.GetCollection<int, Player>("players", p => p.Id);
         Assert.Equal(2, again.Count);
-        Assert.Equal("b", again.Get(2)!.Name);
+        Assert.Equal(new Player(1, "a", 1, 10), again.Get(1));
+        Assert.Equal(new Player(2, "b", 2, 20), again.Get(2));
     }
 
     [Theory]
@@ -38,10 +39,11 @@ public sealed class StorageSeamTests
         }
 
         await store.FlushAsync();
-        storage.SimulateCrash(losesUnsyncedData: true); // the store is abandoned, as a dead process leaves it
+        await Crash.AndAbandonAsync(storage, store, losesUnsyncedData: true); // as a dead process leaves it
         await using var reopened = await StellarStore.OpenAsync(storage);
-        Assert.Equal(10, reopened.GetCollection<int, Player>("players", p => p.Id).Count);
-        await Record.ExceptionAsync(async () => await store.DisposeAsync()); // stops its actors; its storage is gone
+        var again = reopened.GetCollection<int, Player>("players", p => p.Id);
+        Assert.Equal(10, again.Count);
+        Assert.All(Enumerable.Range(0, 10), i => Assert.Equal(new Player(i, $"p{i}", i, i), again.Get(i)));
     }
 
     [Fact]
@@ -63,7 +65,8 @@ public sealed class StorageSeamTests
         ((MemoryStorage)faults.Inner).SimulateCrash(losesUnsyncedData: true);
         await using var reopened = await StellarStore.OpenAsync(faults.Inner);
         var again = reopened.GetCollection<int, Player>("players", p => p.Id);
-        Assert.Equal("kept", again.Get(1)!.Name);
+        Assert.Equal(new Player(1, "kept", 1, 10), again.Get(1));
         Assert.False(again.TryGet(2, out _));
+        Assert.Equal(1, again.Count);
     }
 }

@@ -209,6 +209,7 @@ public sealed class StoreApiTests : IDisposable
     public async Task Writes_ManyShards_RoundTripAcrossReopen()
     {
         var options = new StoreOptions { MaxShardBytes = 64 * 1024, Compression = Compression.Lz4 };
+        var written = new Dictionary<string, byte[]>(StringComparer.Ordinal);
         await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
         {
             var chunks = store.GetCollection<string, Chunk>("chunks", c => c.Id);
@@ -219,6 +220,7 @@ public sealed class StoreApiTests : IDisposable
                 random.NextBytes(voxels);
                 voxels[11] = (byte)i;
                 await chunks.UpsertAsync(new Chunk { Id = $"c{i}", Voxels = voxels });
+                written[$"c{i}"] = (byte[])voxels.Clone();
             }
         }
 
@@ -228,6 +230,8 @@ public sealed class StoreApiTests : IDisposable
             var chunks = store.GetCollection<string, Chunk>("chunks", c => c.Id);
             Assert.Equal(40L, chunks.Count);
             Assert.Equal(13, chunks.Get("c13")!.Voxels[11]);
+            Assert.All(written, w => Assert.Equal(w.Value, chunks.Get(w.Key)!.Voxels));
+            Assert.Equal(written.Keys.Order(StringComparer.Ordinal), chunks.Query().Select(c => c.Id).Order(StringComparer.Ordinal));
         }
     }
 

@@ -22,10 +22,13 @@ public sealed class SubkeyCacheTests
         using var cipher = new AesGcmBlockCipher(Master, Capacity);
         var maxSeen = 0;
         using var done = new CancellationTokenSource();
+        var sampling = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var sampler = Task.Run(() =>
         {
             while (!done.IsCancellationRequested)
             {
+                // The parallel work starts only once the sampler runs, so on a busy machine it cannot finish unseen.
+                sampling.TrySetResult();
                 var count = cipher.Subkeys.Count;
                 if (count > Volatile.Read(ref maxSeen))
                 {
@@ -34,6 +37,7 @@ public sealed class SubkeyCacheTests
             }
         });
 
+        await sampling.Task;
         Parallel.For(0, Shards * 3, new ParallelOptions { MaxDegreeOfParallelism = 8 }, i =>
         {
             var shard = (uint)(i % Shards) + 1;

@@ -16,8 +16,10 @@ namespace Stellar.Store.Tests.Reliability;
 /// <summary>
 /// Seeded mutations of valid blocks and manifests, most of them resealed (checksums, and for encrypted stores the
 /// AES-GCM tag, recomputed) so that they reach the decompressor, the record parser, MessagePack and the manifest
-/// reader. The only acceptable outcomes: the store loads (and agrees with itself), or it throws a documented
-/// exception naming the file; never another exception, a hang, or an allocation out of proportion to the bytes.
+/// reader. The only acceptable outcomes: the store loads exactly what was written (judged against the test's own
+/// copy, <see cref="TemplateHistory"/>; a prefix only when it reports a cut tail; see <see cref="DecoderOutcome"/>),
+/// or it throws a documented exception naming the file; never another exception, a hang, or an allocation out of
+/// proportion to the bytes. Each run must reach loads, cuts and refusals.
 /// </summary>
 public sealed class DecoderRobustnessTests : IDisposable
 {
@@ -36,7 +38,7 @@ public sealed class DecoderRobustnessTests : IDisposable
     }
 
     /// <summary>A small valid store in one mode, and a codec that encodes blocks exactly as that store does.</summary>
-    private sealed record Template(string Name, StoreOptions Options, Dictionary<string, byte[]> Files, BlockCodec Codec, AesGcmBlockCipher? Cipher, byte[]? MacKey);
+    private sealed record Template(string Name, StoreOptions Options, Dictionary<string, byte[]> Files, BlockCodec Codec, AesGcmBlockCipher? Cipher, byte[]? MacKey, TemplateHistory History);
 
     private StoreOptions Options(Compression compression, bool encrypted) => new()
     {
@@ -51,6 +53,7 @@ public sealed class DecoderRobustnessTests : IDisposable
         var options = Options(compression, encrypted);
         var storage = new MemoryStorage();
         var random = new Random(3);
+        var history = new TemplateHistory();
         await using (var store = await StellarStore.OpenAsync(storage, options))
         {
             var players = store.GetCollection<int, Player>("players", p => p.Id);
@@ -58,6 +61,7 @@ public sealed class DecoderRobustnessTests : IDisposable
             for (var i = 0; i < 5; i++)
             {
                 await players.InsertAsync(new Player(i, $"player {i}", i, i * 100L));
+                history.RecordPlayers([new Player(i, $"player {i}", i, i * 100L)]);
                 var voxels = new byte[i * 300];
                 if (i % 2 == 0)
                 {
@@ -65,12 +69,20 @@ public sealed class DecoderRobustnessTests : IDisposable
                 }
 
                 await chunks.InsertAsync(new Chunk { Id = $"chunk-{i}", Voxels = voxels });
+                history.RecordChunks(new Chunk { Id = $"chunk-{i}", Voxels = voxels });
             }
 
             await players.WriteAsync(b => b.Upsert(new Player(10, "ten", 10, 10)).Delete(1).Update(new Player(2, "two", 2, 2)));
+            history.RecordPlayers([new Player(10, "ten", 10, 10), new Player(2, "two", 2, 2)], 1);
             await players.DeleteAsync(3);
+            history.RecordPlayers([], 3);
             await chunks.DeleteAsync("chunk-1");
-            await players.BulkImportAsync(Enumerable.Range(100, 200).Select(i => new Player(i, new string('n', i % 40), i, i)));
+            history.RecordChunks(null, "chunk-1");
+            var imported = Enumerable.Range(100, 200).Select(i => new Player(i, new string('n', i % 40), i, i)).ToList();
+            await players.BulkImportAsync(imported);
+
+            // An import keeps a prefix of its source in whole blocks, wherever its blocks end: one step per record.
+            imported.ForEach(p => history.RecordPlayers([p]));
         }
 
         var files = storage.List().ToDictionary(name => name, storage.ReadAllBytes);
@@ -78,7 +90,7 @@ public sealed class DecoderRobustnessTests : IDisposable
         var masterKey = manifest.Encryption is null ? null : KeyMaterial.Unlock(manifest.Encryption, Key, null);
         var cipher = masterKey is null ? null : new AesGcmBlockCipher(masterKey);
         var codec = new BlockCodec(compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
-        return new Template($"{compression}{(encrypted ? "+aes" : "")}", options, files, codec, cipher, masterKey is null ? null : Manifest.DeriveMacKey(masterKey));
+        return new Template($"{compression}{(encrypted ? "+aes" : "")}", options, files, codec, cipher, masterKey is null ? null : Manifest.DeriveMacKey(masterKey), history);
     }
 
     private async Task<Template[]> TemplatesAsync() =>
@@ -100,14 +112,15 @@ public sealed class DecoderRobustnessTests : IDisposable
             var random = new Random(seed);
             var template = templates[seed % templates.Length];
             var shardName = template.Files.Keys.Where(n => n.EndsWith(".shard", StringComparison.Ordinal)).Order(StringComparer.Ordinal).ElementAt(random.Next(2));
-            var shard = MutateShard(template, template.Files[shardName], random, out var what);
+            var shard = MutateShard(template, template.Files[shardName], random, out var what, out var resealed);
             var context = string.Create(CultureInfo.InvariantCulture, $"block seed {seed} ({template.Name}, {shardName}: {what}; rerun with STELLAR_SEED={seed})");
             var files = new Dictionary<string, byte[]>(template.Files) { [shardName] = shard };
-            var outcome = await RunCaseAsync(files, template.Options, context, expectBlockDamage: true);
+            var outcome = await RunCaseAsync(files, template, context, expectBlockDamage: true, resealed ? DecoderOutcome.Damage.ResealedBlock : DecoderOutcome.Damage.Unsealed);
             outcomes[outcome] = outcomes.GetValueOrDefault(outcome) + 1;
         }
 
         _output.WriteLine(string.Join(", ", outcomes.OrderBy(o => o.Key, StringComparer.Ordinal).Select(o => $"{o.Value} {o.Key}")));
+        AssertExercised(outcomes, DecoderOutcome.Loaded, DecoderOutcome.LoadedAfterCut, "refused at open (CorruptBlockException)");
     }
 
     [Fact]
@@ -119,14 +132,15 @@ public sealed class DecoderRobustnessTests : IDisposable
         {
             var random = new Random(seed);
             var template = templates[seed % templates.Length];
-            var manifest = MutateManifest(template.Files[Manifest.FileName], template.MacKey, random, out var what);
+            var manifest = MutateManifest(template.Files[Manifest.FileName], template.MacKey, random, out var what, out var resealed);
             var context = string.Create(CultureInfo.InvariantCulture, $"manifest seed {seed} ({template.Name}: {what}; rerun with STELLAR_SEED={seed})");
             var files = new Dictionary<string, byte[]>(template.Files) { [Manifest.FileName] = manifest };
-            var outcome = await RunCaseAsync(files, template.Options, context, expectBlockDamage: false);
+            var outcome = await RunCaseAsync(files, template, context, expectBlockDamage: false, resealed ? DecoderOutcome.Damage.ResealedManifest : DecoderOutcome.Damage.Unsealed);
             outcomes[outcome] = outcomes.GetValueOrDefault(outcome) + 1;
         }
 
         _output.WriteLine(string.Join(", ", outcomes.OrderBy(o => o.Key, StringComparer.Ordinal).Select(o => $"{o.Value} {o.Key}")));
+        AssertExercised(outcomes, DecoderOutcome.Loaded, "refused at open (CorruptStoreException)");
     }
 
     [Fact]
@@ -144,7 +158,7 @@ public sealed class DecoderRobustnessTests : IDisposable
             (header with { RecordCount = count }).WriteTo(shard.AsSpan(first));
             BlockSurgery.Reseal(shard.AsSpan(first, header.BlockLength));
             var files = new Dictionary<string, byte[]>(template.Files) { [shardName] = shard };
-            Assert.Equal("refused at open (CorruptBlockException)", await RunCaseAsync(files, template.Options, $"record count {count}", expectBlockDamage: true));
+            Assert.Equal("refused at open (CorruptBlockException)", await RunCaseAsync(files, template, $"record count {count}", expectBlockDamage: true, DecoderOutcome.Damage.ResealedBlock));
         }
     }
 
@@ -196,11 +210,11 @@ public sealed class DecoderRobustnessTests : IDisposable
     }
 
     /// <summary>Opens the files on a fresh storage and loads both collections, on a thread of its own, bounded in time.</summary>
-    private static async Task<string> RunCaseAsync(Dictionary<string, byte[]> files, StoreOptions options, string context, bool expectBlockDamage)
+    private static async Task<string> RunCaseAsync(Dictionary<string, byte[]> files, Template template, string context, bool expectBlockDamage, DecoderOutcome.Damage damage)
     {
         try
         {
-            return await Task.Run(() => RunCase(files, options, context, expectBlockDamage)).WaitAsync(CaseTimeout);
+            return await Task.Run(() => RunCase(files, template, context, expectBlockDamage, damage)).WaitAsync(CaseTimeout);
         }
         catch (TimeoutException)
         {
@@ -208,8 +222,9 @@ public sealed class DecoderRobustnessTests : IDisposable
         }
     }
 
-    private static string RunCase(Dictionary<string, byte[]> files, StoreOptions options, string context, bool expectBlockDamage)
+    private static string RunCase(Dictionary<string, byte[]> files, Template template, string context, bool expectBlockDamage, DecoderOutcome.Damage damage)
     {
+        var options = template.Options;
         var storage = new MemoryStorage();
         foreach (var (name, bytes) in files)
         {
@@ -243,7 +258,7 @@ public sealed class DecoderRobustnessTests : IDisposable
                 Assert.Equal(allChunks.Count, chunks.Count);
                 Assert.All(allPlayers, Assert.NotNull);
                 Assert.All(allChunks, Assert.NotNull);
-                outcome = cut ? "loaded after cutting a torn tail" : "loaded";
+                outcome = DecoderOutcome.Of(template.History, allPlayers, allChunks, cut, damage, context);
             }
             catch (Exception e) when (e is not XunitException)
             {
@@ -261,6 +276,16 @@ public sealed class DecoderRobustnessTests : IDisposable
         finally
         {
             store.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        }
+    }
+
+    /// <summary>Fails unless every outcome is one this suite knows and the run reached each of <paramref name="required"/>.</summary>
+    private static void AssertExercised(Dictionary<string, int> outcomes, params string[] required)
+    {
+        Assert.All(outcomes.Keys, o => Assert.True(DecoderOutcome.IsKnown(o), $"unknown outcome '{o}'"));
+        if (Stress.Seed is null)
+        {
+            Assert.All(required, o => Assert.True(outcomes.GetValueOrDefault(o) > 0, $"no case ended '{o}': the mutations no longer reach it"));
         }
     }
 
@@ -317,8 +342,9 @@ public sealed class DecoderRobustnessTests : IDisposable
         Assert.True(GC.GetAllocatedBytesForCurrentThread() - before >= 1 << 20, "the decoder did not run on the calling thread");
     }
 
-    private static byte[] MutateShard(Template template, byte[] shard, Random random, out string what)
+    private static byte[] MutateShard(Template template, byte[] shard, Random random, out string what, out bool resealed)
     {
+        resealed = true;
         var blocks = BlockSurgery.Blocks(shard);
         var index = random.Next(blocks.Count);
         var (offset, length) = blocks[index];
@@ -374,6 +400,7 @@ public sealed class DecoderRobustnessTests : IDisposable
             {
                 // Plain damage that the checksums must catch.
                 replacement = Mutations.Mutate(block, random, out var edits);
+                resealed = false;
                 what = $"block {index}: not resealed, {edits}";
                 break;
             }
@@ -413,8 +440,9 @@ public sealed class DecoderRobustnessTests : IDisposable
         return block;
     }
 
-    private static byte[] MutateManifest(byte[] manifest, byte[]? macKey, Random random, out string what)
+    private static byte[] MutateManifest(byte[] manifest, byte[]? macKey, Random random, out string what, out bool resealed)
     {
+        resealed = true;
         var body = ManifestSurgery.Body(manifest);
         byte[] mutated;
         switch (random.Next(5))
@@ -425,6 +453,7 @@ public sealed class DecoderRobustnessTests : IDisposable
                 break;
             case 1:
                 // Not resealed: the checksum must catch it.
+                resealed = false;
                 return Mutations.Mutate(manifest, random, out what);
             default:
                 // Valid JSON, resealed, with one to three values replaced, removed or duplicated.
