@@ -10,6 +10,9 @@ namespace Stellar.Store.Samples.GameServer.Bots;
 /// </summary>
 internal sealed class Bot
 {
+    /// <summary>How long a bot keeps trying to log in, at least, whatever its play deadline.</summary>
+    private static readonly TimeSpan LoginTimeout = TimeSpan.FromSeconds(30);
+
     private readonly string _account;
     private readonly Random _random;
     private readonly BotReport _report;
@@ -27,7 +30,10 @@ internal sealed class Bot
         try
         {
             await using var client = await BotClient.ConnectAsync(server, cancellationToken).ConfigureAwait(false);
-            if (!await LoginAsync(client, deadline, cancellationToken).ConfigureAwait(false))
+            // A player who connected keeps trying to log in for a while even if the session's play time is over, so a
+            // slow start (a busy machine, a long login storm) shows as a late login, not a missing one.
+            var loginDeadline = deadline > DateTime.UtcNow + LoginTimeout ? deadline : DateTime.UtcNow + LoginTimeout;
+            if (!await LoginAsync(client, loginDeadline, cancellationToken).ConfigureAwait(false))
             {
                 return;
             }
