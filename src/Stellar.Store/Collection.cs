@@ -222,7 +222,7 @@ public sealed class Collection<TKey, TValue>
     /// and stays usable, and the partial output is removed (now or at the next open).
     /// </exception>
     /// <exception cref="StoreFaultedException">
-    /// A storage call whose outcome cannot be known failed (a manifest replace, or the rename of an output file): it
+    /// The manifest replace that swaps the output in failed, and its outcome cannot be known: it
     /// may have taken effect, so nothing is undone and no file of either side is deleted. The collection is faulted
     /// as after a failed write; readers still see every acknowledged record, and reopening the store recovers it
     /// from whichever manifest is on disk.

@@ -6,7 +6,7 @@ internal interface ICompactionTarget
     /// <summary>Writes the live records of the run's pinned version into its output shards, flushed.</summary>
     void CopyLive(CompactionRun run, CancellationToken cancellationToken);
 
-    /// <summary>Before the swap only: releases the run's pin and removes its output files, unless a rename's outcome is unknown.</summary>
+    /// <summary>Before the swap only: releases the run's pin and removes its output files, which no manifest can name yet.</summary>
     void AbandonCompaction(CompactionRun run);
 
     /// <summary>Holds automatic compaction back until more garbage gathers.</summary>

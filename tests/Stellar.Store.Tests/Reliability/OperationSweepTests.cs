@@ -150,8 +150,7 @@ public sealed class OperationSweepTests(ITestOutputHelper output)
         }
 
         var injected = faults.FaultCount;
-        fence.Crash(() => memory.SimulateCrash(losesUnsyncedData: machineCrash, tornTail: new Random(failAt ?? 0)));
-        await Record.ExceptionAsync(async () => await store.DisposeAsync());
+        await Crash.AndAbandonAsync(fence, memory, store, losesUnsyncedData: machineCrash, tornTail: new Random(failAt ?? 0));
 
         long checkedWrites = 0;
         await using (var reopened = await StellarStore.OpenAsync(memory, options))

@@ -29,6 +29,25 @@ internal interface ISoakCollection
     void Query(Random random);
 
     void Check(string context);
+
+    /// <summary>From here on, writes may meet an injected fault: the model starts a list of the states a recovery may show.</summary>
+    void BeginUncertain();
+
+    /// <summary>
+    /// One write (single or batch) that may meet the armed fault; returns whether it failed with
+    /// <see cref="StoreFaultedException"/>. With <paramref name="promisedOnAck"/> an acknowledged write is promised
+    /// (Fsync, WriteThrough), otherwise only what a later flush covers is (Buffered).
+    /// </summary>
+    Task<bool> UncertainWriteAsync(Random random, bool promisedOnAck);
+
+    /// <summary>Everything acknowledged so far is promised now (a flush completed).</summary>
+    void Promise();
+
+    /// <summary>
+    /// After the reopen: the store must show exactly one of the states from the last promised one to the last
+    /// attempted one, which becomes the model. Returns how many writes past the promise it kept.
+    /// </summary>
+    int Resolve(string context);
 }
 
 /// <summary>
@@ -43,6 +62,10 @@ internal sealed class SoakCollection<TKey, TValue> : ISoakCollection
     private readonly Func<Random, TKey> _randomKey;
     private readonly Func<Random, TKey, TValue> _randomValue;
     private Collection<TKey, TValue>? _live;
+
+    // The states a recovery may show while a fault is armed: [0] is the last promised one, the last is the state after
+    // the last attempted write; null when no fault is armed.
+    private List<Dictionary<TKey, TValue>>? _candidates;
 
     public SoakCollection(string name, Func<TValue, TKey> keyOf, Func<Random, TKey> randomKey, Func<Random, TKey, TValue> randomValue)
     {
@@ -72,32 +95,7 @@ internal sealed class SoakCollection<TKey, TValue> : ISoakCollection
 
     public async Task BatchAsync(Random random)
     {
-        // The batch is checked in order against the state the earlier writes leave; the first rejection rejects all.
-        var after = new Dictionary<TKey, TValue>(Model);
-        var writes = new List<(WriteKind Kind, TKey Key, TValue Value)>();
-        Type? rejection = null;
-        for (var n = random.Next(1, 12); n > 0; n--)
-        {
-            var kind = (WriteKind)random.Next(4);
-            var key = _randomKey(random);
-            var value = _randomValue(random, key);
-            writes.Add((kind, key, value));
-            rejection ??= Apply(after, kind, key, value);
-        }
-
-        var task = Live.WriteAsync(batch =>
-        {
-            foreach (var (kind, key, value) in writes)
-            {
-                _ = kind switch
-                {
-                    WriteKind.Insert => batch.Insert(value),
-                    WriteKind.Update => batch.Update(value),
-                    WriteKind.Upsert => batch.Upsert(value),
-                    _ => batch.Delete(key),
-                };
-            }
-        });
+        var (task, after, rejection) = SubmitBatch(random);
         if (rejection is null)
         {
             await task;
@@ -219,6 +217,74 @@ internal sealed class SoakCollection<TKey, TValue> : ISoakCollection
         AssertSame(Model, Live.Query().ToList(), context);
     }
 
+    public void BeginUncertain() => _candidates = [new Dictionary<TKey, TValue>(Model)];
+
+    public async Task<bool> UncertainWriteAsync(Random random, bool promisedOnAck)
+    {
+        var candidates = _candidates ?? throw new InvalidOperationException("no fault is armed");
+        Task task;
+        Dictionary<TKey, TValue> after;
+        Type? rejection;
+        if (random.Next(3) == 0)
+        {
+            (task, after, rejection) = SubmitBatch(random);
+        }
+        else
+        {
+            var kind = (WriteKind)random.Next(4);
+            var key = _randomKey(random);
+            var value = _randomValue(random, key);
+            after = new Dictionary<TKey, TValue>(Model);
+            rejection = Apply(after, kind, key, value);
+            task = Submit(kind, key, value);
+        }
+
+        var error = await Record.ExceptionAsync(() => task);
+        if (error is StoreFaultedException)
+        {
+            // Its outcome is unknown: a recovery may show it (a rejected write changes nothing either way).
+            if (rejection is null)
+            {
+                candidates.Add(after);
+            }
+
+            return true;
+        }
+
+        if (rejection is not null)
+        {
+            Assert.IsType(rejection, error);
+            return false;
+        }
+
+        Assert.Null(error);
+        Replace(after);
+        if (promisedOnAck)
+        {
+            candidates.Clear();
+        }
+
+        candidates.Add(new Dictionary<TKey, TValue>(Model));
+        return false;
+    }
+
+    public void Promise() => _candidates = [new Dictionary<TKey, TValue>(Model)];
+
+    public int Resolve(string context)
+    {
+        var candidates = _candidates ?? throw new InvalidOperationException("no fault is armed");
+        _candidates = null;
+        var content = Live.Query().ToList();
+        var match = candidates.FindLastIndex(state => Same(state, content));
+        if (match < 0)
+        {
+            throw new XunitException($"{context}: after the fault and the reopen {_name} holds {content.Count} values that match none of the {candidates.Count} states from the last promised write to the last attempted one");
+        }
+
+        Replace(candidates[match]);
+        return match;
+    }
+
     private static Type? Apply(Dictionary<TKey, TValue> state, WriteKind kind, TKey key, TValue value)
     {
         var exists = state.ContainsKey(key);
@@ -256,6 +322,40 @@ internal sealed class SoakCollection<TKey, TValue> : ISoakCollection
         {
             Assert.IsType(rejection, await Record.ExceptionAsync(() => task));
         }
+    }
+
+    /// <summary>
+    /// Submits a random batch, checked in order against the state the earlier writes leave: the first rejection
+    /// rejects all. Returns the write, the model's state after it, and the rejection it must meet, if any.
+    /// </summary>
+    private (Task Task, Dictionary<TKey, TValue> After, Type? Rejection) SubmitBatch(Random random)
+    {
+        var after = new Dictionary<TKey, TValue>(Model);
+        var writes = new List<(WriteKind Kind, TKey Key, TValue Value)>();
+        Type? rejection = null;
+        for (var n = random.Next(1, 12); n > 0; n--)
+        {
+            var kind = (WriteKind)random.Next(4);
+            var key = _randomKey(random);
+            var value = _randomValue(random, key);
+            writes.Add((kind, key, value));
+            rejection ??= Apply(after, kind, key, value);
+        }
+
+        var task = Live.WriteAsync(batch =>
+        {
+            foreach (var (kind, key, value) in writes)
+            {
+                _ = kind switch
+                {
+                    WriteKind.Insert => batch.Insert(value),
+                    WriteKind.Update => batch.Update(value),
+                    WriteKind.Upsert => batch.Upsert(value),
+                    _ => batch.Delete(key),
+                };
+            }
+        });
+        return (task, after, rejection);
     }
 
     private Task Submit(WriteKind kind, TKey key, TValue value) => kind switch

@@ -31,7 +31,14 @@ internal sealed class SoakRun
     private readonly MemoryStorage _memory = new();
     private readonly ISoakCollection[] _collections;
     private readonly Dictionary<string, int> _counts = new(StringComparer.Ordinal);
+    private string _context = string.Empty;
     private StellarStore? _store;
+
+    // Every store opens through it; a fault is armed on it only inside the "fault" operation.
+    private FaultInjectingStorage? _faults;
+    private int _faultsBeforeEffect;
+    private int _faultsAfterEffect;
+    private int _keptBeyondPromise;
 
     // The boundary of the simulated process that owns the open store: a crash goes through it, so that a background
     // compaction of the dead process cannot write on after the crash.
@@ -80,11 +87,18 @@ internal sealed class SoakRun
         ("compact", 2, () => Store.CompactAsync()),
         ("reopen", 2, ReopenAsync),
         ("crash", _kind == SoakStorage.Memory ? 2 : 0, CrashAsync),
+        ("fault", 5, FaultAsync),
     ];
 
     private StellarStore Store => _store ?? throw new InvalidOperationException("no open store");
 
     private CrashFence Fence => _fence ?? throw new InvalidOperationException("no simulated process");
+
+    private FaultInjectingStorage Faults => _faults ?? throw new InvalidOperationException("no open store");
+
+    /// <summary>The storage faults injected so far, by timing, and the uncertain writes a recovery kept.</summary>
+    public (int BeforeEffect, int AfterEffect, int KeptBeyondPromise) FaultFigures =>
+        (_faultsBeforeEffect + (_faults?.FaultsBeforeEffect ?? 0), _faultsAfterEffect + (_faults?.FaultsAfterEffect ?? 0), _keptBeyondPromise);
 
     /// <summary>Runs <paramref name="steps"/> operations, checking every collection after each; returns how often each ran.</summary>
     public async Task<IReadOnlyDictionary<string, int>> RunAsync(int steps)
@@ -100,6 +114,7 @@ internal sealed class SoakRun
                 var (name, _, run) = operations.First(o => (roll -= o.Weight) < 0);
                 var context = string.Create(CultureInfo.InvariantCulture,
                     $"soak seed {_seed} ({_kind}, {_options.Durability}, {_options.Compression}, {(_options.EncryptionKey is null ? "plain" : "encrypted")}) step {step} ({name}); rerun with STELLAR_SEED={_seed}");
+                _context = context;
                 try
                 {
                     await run();
@@ -138,9 +153,14 @@ internal sealed class SoakRun
     {
         _fence?.Dispose();
         _fence = _kind == SoakStorage.Memory ? new CrashFence(_memory) : null;
-        _store = _fence is null
-            ? await StellarStore.OpenAsync(_path, _options)
-            : await StellarStore.OpenAsync(_fence, _options);
+        if (_faults is not null)
+        {
+            _faultsBeforeEffect += _faults.FaultsBeforeEffect;
+            _faultsAfterEffect += _faults.FaultsAfterEffect;
+        }
+
+        _faults = new FaultInjectingStorage(_fence is null ? new FileStorage(Path.GetFullPath(_path)) : _fence);
+        _store = await StellarStore.OpenAsync(_faults, _options);
         foreach (var collection in _collections)
         {
             collection.Bind(_store);
@@ -162,8 +182,148 @@ internal sealed class SoakRun
             await Store.FlushAsync();
         }
 
-        Fence.Crash(() => _memory.SimulateCrash(losesUnsyncedData: _options.Durability != Durability.WriteThrough, tornTail: _random));
-        await Record.ExceptionAsync(async () => await Store.DisposeAsync());
+        await EndProcessAsync();
+    }
+
+    /// <summary>
+    /// A storage fault, before or after its effect, at a random operation ahead, while one collection takes writes:
+    /// the write that meets it fails with <see cref="StoreFaultedException"/> and every acknowledged write stays
+    /// readable; then the process ends (a crash on <see cref="SoakStorage.Memory"/>, a dispose on files) and the
+    /// store reopens showing one of the states from the last promised write to the last attempted one. The fault
+    /// may also land in a background compaction of either collection, which must then lose nothing.
+    /// </summary>
+    private async Task FaultAsync()
+    {
+        // What the mode promises: Buffered only what a flush covered, so the model's promise starts at a flush.
+        var promisedOnAck = _options.Durability != Durability.Buffered;
+        if (!promisedOnAck)
+        {
+            await Store.FlushAsync();
+        }
+
+        var target = Pick();
+        target.BeginUncertain();
+        Faults.Timing = _random.Next(2) == 0 ? FaultTiming.BeforeEffect : FaultTiming.AfterEffect;
+        Faults.TornAppendLength = _random.Next(0, 2_000);
+        var armedAt = Faults.FaultCount;
+        var faulted = false;
+        if (_random.Next(2) == 0)
+        {
+            // The fault lands inside a compaction, after a few writes that give it garbage to collect: in its copy,
+            // an output's rename, the manifest replace that swaps the output in, or a delete of the old shards.
+            for (var n = _random.Next(0, 12); n > 0; n--)
+            {
+                await target.UncertainWriteAsync(_random, promisedOnAck);
+            }
+
+            ArmInsideCompaction();
+            faulted = await CompactMayFailAsync();
+        }
+        else
+        {
+            Faults.FailOperationAt = Faults.OperationCount + _random.Next(1, 60);
+        }
+
+        // Then writes, until one fails or the fault has fired elsewhere (Buffered: now and then a flush, where the
+        // bytes reach the storage), with now and then a compaction. A fault that lands in a background compaction
+        // may fail nothing.
+        for (var n = 0; n < 200 && !faulted && Faults.FaultCount == armedAt; n++)
+        {
+            faulted = await target.UncertainWriteAsync(_random, promisedOnAck)
+                || (!promisedOnAck && _random.Next(8) == 0 && await FlushMayFailAsync(target))
+                || (_random.Next(8) == 0 && await CompactMayFailAsync());
+        }
+
+        Disarm();
+
+        // The store, faulted or not, still shows exactly the acknowledged writes.
+        foreach (var collection in _collections)
+        {
+            collection.Check(_context + " (after the fault, before the reopen)");
+        }
+
+        await EndProcessAsync();
+        _keptBeyondPromise += target.Resolve(_context);
+    }
+
+    /// <summary>A flush while a fault is armed: it promises what it covered, or fails as faulted. Returns whether it failed.</summary>
+    private async Task<bool> FlushMayFailAsync(ISoakCollection target)
+    {
+        var error = await Record.ExceptionAsync(() => Store.FlushAsync());
+        if (error is null)
+        {
+            target.Promise();
+            return false;
+        }
+
+        Assert.IsType<StoreFaultedException>(error);
+        return true;
+    }
+
+    /// <summary>
+    /// A compaction while a fault is armed: a copy that fails is a clean <see cref="IOException"/> that changes
+    /// nothing; a swap that fails faults the collection. Returns whether it faulted.
+    /// </summary>
+    private async Task<bool> CompactMayFailAsync()
+    {
+        var error = await Record.ExceptionAsync(() => Store.CompactAsync());
+        if (error is StoreFaultedException)
+        {
+            return true;
+        }
+
+        if (error is not null)
+        {
+            Assert.IsType<IOException>(error, exactMatch: false);
+        }
+
+        foreach (var collection in _collections)
+        {
+            collection.Check(_context + " (after a compaction under an armed fault)");
+        }
+
+        return false;
+    }
+
+    private void ArmInsideCompaction()
+    {
+        switch (_random.Next(4))
+        {
+            case 0:
+                Faults.FailOperationAt = Faults.OperationCount + _random.Next(1, 16);
+                break;
+            case 1:
+                Faults.FailRenameAt = Faults.RenameCount + 1;
+                break;
+            case 2:
+                Faults.FailReplaceAt = Faults.ReplaceCount + 1;
+                break;
+            default:
+                Faults.FailDeleteAt = Faults.DeleteCount + 1;
+                break;
+        }
+    }
+
+    private void Disarm()
+    {
+        Faults.FailOperationAt = null;
+        Faults.FailRenameAt = null;
+        Faults.FailReplaceAt = null;
+        Faults.FailDeleteAt = null;
+    }
+
+    /// <summary>The process that owns the store ends and a new one opens it: a crash in memory, a dispose on files.</summary>
+    private async Task EndProcessAsync()
+    {
+        if (_fence is null)
+        {
+            await Crash.AbandonAsync(Store);
+        }
+        else
+        {
+            await Crash.AndAbandonAsync(Fence, _memory, Store, losesUnsyncedData: _options.Durability != Durability.WriteThrough, tornTail: _random);
+        }
+
         await OpenAsync();
     }
 }

@@ -4,7 +4,8 @@ namespace Stellar.Store.Tests.Reliability;
 
 /// <summary>
 /// Model-based soak (see <see cref="SoakRun"/>): every operation of the API in a seeded random mix, with reopens,
-/// crashes, snapshots and concurrent readers, checked against an in-memory model after every step.
+/// crashes, storage faults before and after their effect, snapshots and concurrent readers, checked against an
+/// in-memory model after every step.
 /// </summary>
 public sealed class SoakTests : IDisposable
 {
@@ -23,6 +24,7 @@ public sealed class SoakTests : IDisposable
         // 3 seeds of 250 steps by default; 8 seeds of 1,500 with STELLAR_STRESS=1 (about 10 minutes each).
         var steps = Stress.Pick(250, 1_500);
         var totals = new Dictionary<string, int>(StringComparer.Ordinal);
+        int before = 0, after = 0, kept = 0;
         var seeds = Stress.Seeds(first: (int)storage * 1000, normal: 3, stress: 8);
         foreach (var seed in seeds)
         {
@@ -31,13 +33,18 @@ public sealed class SoakTests : IDisposable
             {
                 totals[name] = totals.GetValueOrDefault(name) + count;
             }
+
+            var figures = run.FaultFigures;
+            (before, after, kept) = (before + figures.BeforeEffect, after + figures.AfterEffect, kept + figures.KeptBeyondPromise);
         }
 
         _output.WriteLine($"{seeds.Count} seeds x {steps} steps: " + string.Join(", ", totals.OrderBy(t => t.Key, StringComparer.Ordinal).Select(t => $"{t.Value} {t.Key}")));
+        _output.WriteLine($"storage faults injected: {before} before their effect, {after} after it; {kept} unpromised writes found kept after a fault");
 
         // SoakRun checks the model after every step and throws on a difference; this guards against a soak that
         // passes because it ran nothing, or left an operation out.
         Assert.Equal(seeds.Count * steps, totals.Values.Sum());
-        Assert.All(new[] { "insert", "upsert", "delete", "batch", "compact", "reopen" }, name => Assert.True(totals.GetValueOrDefault(name) > 0, $"the soak never ran '{name}'"));
+        Assert.All(new[] { "insert", "upsert", "delete", "batch", "compact", "reopen", "fault" }, name => Assert.True(totals.GetValueOrDefault(name) > 0, $"the soak never ran '{name}'"));
+        Assert.True(before > 0 && after > 0, $"the soak's faults did not cover both timings ({before} before, {after} after the effect)");
     }
 }
