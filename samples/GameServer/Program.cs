@@ -21,6 +21,10 @@ var durability = new Option<Durability>("--durability")
     DefaultValueFactory = _ => Durability.WriteThrough,
 };
 var noPersistence = new Option<bool>("--no-persistence") { Description = "Keep the state in in-memory dictionaries instead of the store: the baseline for the tick cost of persistence." };
+var compare = new Option<bool>("--compare")
+{
+    Description = "Play the same game twice, without persistence and then with the store, and print what the store costs the tick (p99 ratio) and memory.",
+};
 var serve = new Option<bool>("--serve") { Description = "Run the server only, for real clients, until Ctrl+C." };
 var verify = new Option<string?>("--verify") { Description = "Open an existing store, check its invariants, and exit (0: OK, 1: failed, 2: no store).", HelpName = "dir" };
 
@@ -28,7 +32,7 @@ var root = new RootCommand(
     "Stellar.Store sample game server: a 20 Hz TCP game server that keeps every change in the store, driven by bots. " +
     "By default it runs the server and 200 bots for 30 s, then reopens the store and verifies gold, items and trades.")
 {
-    bots, duration, port, bind, data, durability, noPersistence, serve, verify,
+    bots, duration, port, bind, data, durability, noPersistence, compare, serve, verify,
 };
 
 root.SetAction(async (parsed, cancellationToken) =>
@@ -59,6 +63,11 @@ root.SetAction(async (parsed, cancellationToken) =>
     if (serving)
     {
         return await ServeMode.RunAsync(options, Console.Out, cancellationToken);
+    }
+
+    if (parsed.GetValue(compare))
+    {
+        return await CompareMode.RunAsync(options, Console.Out, cancellationToken);
     }
 
     var result = await GameRun.RunAsync(options, Console.Out, cancellationToken);

@@ -1,4 +1,5 @@
 using Stellar.Store.Samples.GameServer.Running;
+using Stellar.Store.Samples.GameServer.Verification;
 
 namespace Stellar.Store.GameServer.Tests;
 
@@ -58,5 +59,39 @@ public sealed class GameRunTests : IDisposable
         Assert.Null(result.Reopened);
         Assert.Equal(10, result.Verification.Characters);
         Assert.False(Directory.Exists(data));
+    }
+
+    [Fact]
+    public async Task Run_WithTheStore_CountsEveryLiveRecordTheReopenedStoreHolds()
+    {
+        var result = await GameRun.RunAsync(
+            new RunOptions { Bots = 8, Duration = TimeSpan.FromSeconds(2), DataDirectory = _dir.Path },
+            TextWriter.Null,
+            CancellationToken.None);
+
+        // The summary's record count, taken from the open store, against the verifier's own read of the reopened one.
+        Assert.True(result.Succeeded);
+        var reopened = Assert.IsType<StoreVerification>(result.Reopened);
+        var economy = reopened.Economy;
+        Assert.Equal(reopened.Accounts + reopened.Scores + reopened.Chunks + economy.Characters + economy.Items + economy.LedgerEntries + economy.Trades, result.Memory.LiveRecords);
+        Assert.True(result.Memory.ResidentBytes >= result.Memory.ManagedHeapBytes, "the resident set holds the managed heap");
+    }
+
+    [Fact]
+    public async Task Compare_PlaysWithoutAndWithTheStore_PrintsBothRowsAndTheTickRatio()
+    {
+        var output = new StringWriter();
+        var exit = await CompareMode.RunAsync(
+            new RunOptions { Bots = 5, Duration = TimeSpan.FromSeconds(1) },
+            TextWriter.Synchronized(output),
+            CancellationToken.None);
+
+        var text = output.ToString();
+        Assert.True(exit == 0, text);
+        Assert.Contains("in-memory dictionaries", text, StringComparison.Ordinal);
+        Assert.Contains("Stellar.Store (WriteThrough", text, StringComparison.Ordinal);
+        Assert.Matches(@"(?m)^no persistence +\d", text);
+        Assert.Matches(@"(?m)^store \(WriteThrough\) +\d", text);
+        Assert.Matches(@"tick p99 with the store / without: \d+\.\d\dx", text);
     }
 }

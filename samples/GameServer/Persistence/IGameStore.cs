@@ -19,6 +19,9 @@ internal interface IGameStore : IAsyncDisposable
     /// <summary>The store directory, or null when nothing is persisted.</summary>
     string? Directory { get; }
 
+    /// <summary>The records the state holds now, over every collection, for the memory figures of the summary.</summary>
+    long LiveRecords { get; }
+
     AccountRecord? GetAccount(string name);
 
     CharacterRecord? GetCharacter(long id);

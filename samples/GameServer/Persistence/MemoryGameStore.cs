@@ -19,6 +19,17 @@ internal sealed class MemoryGameStore : IGameStore
 
     public string? Directory => null;
 
+    public long LiveRecords
+    {
+        get
+        {
+            lock (_economyLock)
+            {
+                return _accounts.Count + _leaderboard.Count + _chunks.Count + _economy.Count;
+            }
+        }
+    }
+
     public AccountRecord? GetAccount(string name) => _accounts.GetValueOrDefault(name);
 
     public CharacterRecord? GetCharacter(long id)

@@ -18,6 +18,9 @@ internal sealed class StellarGameStore : IGameStore
 
     public string? Directory => _store.Path;
 
+    public long LiveRecords =>
+        _collections.Accounts.Count + _collections.Economy.Count + _collections.Leaderboard.Count + _collections.Chunks.Count;
+
     public static async Task<StellarGameStore> OpenAsync(string directory, Durability durability)
     {
         var store = await StellarStore.OpenAsync(directory, new StoreOptions { Durability = durability, Compression = Compression.Lz4 })

@@ -25,6 +25,8 @@ internal static class GameRun
         var server = new TcpGameServer(store, new IPEndPoint(options.Bind, options.Port));
         BotReport bots;
         TimeSpan played;
+        MemoryReport memoryReport;
+        var gc = MemoryReport.Start();
         try
         {
             server.Start();
@@ -41,6 +43,10 @@ internal static class GameRun
         finally
         {
             await server.StopAsync().ConfigureAwait(false);
+
+            // Measured with the server stopped, so the full collection it forces delays no tick, and with the store
+            // still open, so its records are in the heap.
+            memoryReport = MemoryReport.Measure(gc, store.LiveRecords);
             await store.DisposeAsync().ConfigureAwait(false);
         }
 
@@ -58,7 +64,7 @@ internal static class GameRun
             verification = reopened.Economy;
         }
 
-        var result = new RunResult(bots, played, server.Ticks.Summarize(), server.Tracker.Fault, verification, reopened);
+        var result = new RunResult(bots, played, server.Ticks.Summarize(), server.Tracker.Fault, verification, reopened, memoryReport);
         Summary.Print(output, options, store.Description, result, server.Writes, sizeOnDisk, files);
         return result;
     }

@@ -11,7 +11,8 @@ internal sealed record RunResult(
     TickSummary Ticks,
     Exception? StoreFault,
     VerificationResult Verification,
-    StoreVerification? Reopened)
+    StoreVerification? Reopened,
+    MemoryReport Memory)
 {
     public bool Succeeded => StoreFault is null && Verification.Ok;
 }
