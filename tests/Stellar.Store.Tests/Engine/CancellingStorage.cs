@@ -1,6 +1,6 @@
 using Stellar.Store.Storage;
 
-namespace Stellar.Store.Tests.Compaction;
+namespace Stellar.Store.Tests.Engine;
 
 /// <summary>
 /// Real storage that cancels a token the moment a compaction opens its output file, so a test cancels a

@@ -1,6 +1,6 @@
 using Stellar.Store.Storage;
 
-namespace Stellar.Store.Tests.Compaction;
+namespace Stellar.Store.Tests.Shards;
 
 /// <summary>
 /// Real file storage that runs a test's callback just before or after chosen operations, to place a reader's
