@@ -19,7 +19,7 @@ namespace Stellar.Store;
 /// Thread safety: every member may be called from any thread. Disposing flushes every collection (fsync) and
 /// releases the directory; so does the actor system's <c>CoordinatedShutdown</c>.
 /// </remarks>
-public sealed class StellarStore : IAsyncDisposable
+public sealed class StellarStore : IAsyncDisposable, IStoreContext
 {
     private const string StoreActorConfig = """
         akka {
@@ -250,10 +250,15 @@ public sealed class StellarStore : IAsyncDisposable
     /// <summary>The store's cipher, null for a plain store: lets tests watch its key material.</summary>
     internal AesGcmBlockCipher? Cipher => _cipher;
 
-    internal void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(IsDisposed, this);
-
     /// <summary>Whether disposal has begun.</summary>
-    internal bool IsDisposed => Volatile.Read(ref _disposed) != 0;
+    bool IStoreContext.IsDisposed => IsDisposed;
+
+    private bool IsDisposed => Volatile.Read(ref _disposed) != 0;
+
+    /// <inheritdoc />
+    void IStoreContext.ThrowIfDisposed() => ThrowIfDisposed();
+
+    private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(IsDisposed, this);
 
     private static StellarStore Open(string path, IStorage storage, StoreOptions options)
     {
