@@ -1,4 +1,5 @@
 using Stellar.Store.Storage;
+using Stellar.Store.Tests.Storage;
 
 namespace Stellar.Store.Tests.Api;
 
@@ -6,19 +7,16 @@ namespace Stellar.Store.Tests.Api;
 /// Real files whose reads of chosen files wait, once the test closes the gate, until it opens it again: a disk that
 /// is slow for one collection's shards while every other file reads at full speed.
 /// </summary>
-internal sealed class GatedReadStorage(string directory) : IStorage
+internal sealed class GatedReadStorage(string directory) : ForwardingStorage(new FileStorage(directory))
 {
     private static readonly TimeSpan LongestWait = TimeSpan.FromMinutes(2);
 
-    private readonly FileStorage _inner = new(directory);
     private readonly TaskCompletionSource _reached = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private volatile string? _gatedPrefix;
     private TaskCompletionSource _open = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     /// <summary>Completes when a read first waits at the closed gate.</summary>
     public Task Reached => _reached.Task;
-
-    public string Location => _inner.Location;
 
     /// <summary>From now on, reads of files whose names start with <paramref name="prefix"/> wait for <see cref="OpenGate"/>.</summary>
     public void CloseGate(string prefix)
@@ -34,23 +32,9 @@ internal sealed class GatedReadStorage(string directory) : IStorage
         _open.TrySetResult();
     }
 
-    public IStorageFile Open(string name) => new GatedFile(this, _inner.Open(name));
+    public override IStorageFile Open(string name) => new GatedFile(this, base.Open(name));
 
-    public IStorageFile OpenRead(string name) => new GatedFile(this, _inner.OpenRead(name));
-
-    public bool Exists(string name) => _inner.Exists(name);
-
-    public IReadOnlyList<string> List() => _inner.List();
-
-    public void Delete(string name) => _inner.Delete(name);
-
-    public byte[] ReadAllBytes(string name) => _inner.ReadAllBytes(name);
-
-    public void ReplaceAtomically(string name, ReadOnlySpan<byte> content) => _inner.ReplaceAtomically(name, content);
-
-    public void Rename(string from, string to) => _inner.Rename(from, to);
-
-    public IDisposable AcquireLock() => _inner.AcquireLock();
+    public override IStorageFile OpenRead(string name) => new GatedFile(this, base.OpenRead(name));
 
     private void WaitIfGated(string name)
     {
@@ -64,24 +48,12 @@ internal sealed class GatedReadStorage(string directory) : IStorage
         }
     }
 
-    private sealed class GatedFile(GatedReadStorage storage, IStorageFile inner) : IStorageFile
+    private sealed class GatedFile(GatedReadStorage storage, IStorageFile inner) : ForwardingFile(inner)
     {
-        public string Name => inner.Name;
-
-        public long Length => inner.Length;
-
-        public void Append(ReadOnlySpan<byte> data) => inner.Append(data);
-
-        public int ReadAt(long offset, Span<byte> buffer)
+        public override int ReadAt(long offset, Span<byte> buffer)
         {
             storage.WaitIfGated(Name);
-            return inner.ReadAt(offset, buffer);
+            return base.ReadAt(offset, buffer);
         }
-
-        public void FlushToDisk() => inner.FlushToDisk();
-
-        public void Truncate(long length) => inner.Truncate(length);
-
-        public void Dispose() => inner.Dispose();
     }
 }
