@@ -15,7 +15,7 @@ namespace Stellar.Store.Actors;
 /// and every later write fails with the sink's fault exception; nothing is acknowledged that was not written, and
 /// the actor does not restart into silently losing writes. Reopening the store recovers.
 /// </remarks>
-public sealed class CollectionWriter : ReceiveActor
+internal sealed class CollectionWriter : ReceiveActor
 {
     private readonly ICommitSink _sink;
     private readonly long _maxGroupBytes;

@@ -1,7 +1,7 @@
 namespace Stellar.Store.Actors;
 
 /// <summary>The messages of <see cref="StoreGuardian"/>.</summary>
-public static class GuardianProtocol
+internal static class GuardianProtocol
 {
     /// <summary>
     /// Command: start a writer named <paramref name="Name"/> over <paramref name="Sink"/> whose commit groups take at

@@ -9,7 +9,7 @@ namespace Stellar.Store.Actors;
 /// no locks. <see cref="Stage"/> and <see cref="Discard"/> run on the actor's turn and must be cheap (no I/O);
 /// <see cref="CommitAsync"/> and <see cref="FlushAsync"/> run off it.
 /// </remarks>
-public interface ICommitSink
+internal interface ICommitSink
 {
     /// <summary>
     /// Checks a write's preconditions against the collection as it will be once everything staged so far commits,

@@ -6,7 +6,7 @@ namespace Stellar.Store.Actors;
 /// The parent of a store's writer actors. A writer that throws is stopped, not restarted: a restarted writer
 /// would have forgotten its failed group, and the design never lets a collection silently lose writes.
 /// </summary>
-public sealed class StoreGuardian : ReceiveActor
+internal sealed class StoreGuardian : ReceiveActor
 {
     /// <summary>Creates the guardian.</summary>
     public StoreGuardian()

@@ -8,7 +8,7 @@ namespace Stellar.Store.Actors;
 /// <c>Tell</c>, never <c>Ask</c>, in the order the writes were submitted.
 /// </summary>
 /// <remarks>Thread safety: every member may be called from any thread.</remarks>
-public sealed class WriterHandle : IDisposable
+internal sealed class WriterHandle : IDisposable
 {
     private readonly IActorRef _writer;
     private readonly WriteBudget _budget;

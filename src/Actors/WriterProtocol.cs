@@ -1,7 +1,7 @@
 namespace Stellar.Store.Actors;
 
 /// <summary>The messages of <see cref="CollectionWriter"/>. Commands are imperative; replies are outcomes.</summary>
-public static class WriterProtocol
+internal static class WriterProtocol
 {
     /// <summary>
     /// Command: append <see cref="Write"/> to the collection. The outcome completes <see cref="Completion"/>:

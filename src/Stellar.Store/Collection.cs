@@ -23,7 +23,7 @@ namespace Stellar.Store;
 /// is stored. Reads return the instance the store holds (the one last written) unless
 /// <see cref="StoreOptions.CopyOnRead"/> is set: treat returned values as immutable, or turn that option on.</para>
 /// </remarks>
-public sealed class Collection<TKey, TValue>
+public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
     where TKey : notnull
 {
     /// <summary>The largest serialized key accepted.</summary>
@@ -32,7 +32,7 @@ public sealed class Collection<TKey, TValue>
     /// <summary>The largest serialized value accepted.</summary>
     public const int MaxValueBytes = 64 * 1024 * 1024;
 
-    private readonly StellarStore _store;
+    private readonly IStoreContext _store;
     private readonly Func<TValue, TKey> _keySelector;
     private readonly WriterHandle _writer;
     private readonly VersionedMap<TKey, TValue> _map;
@@ -40,7 +40,7 @@ public sealed class Collection<TKey, TValue>
     private readonly Func<VersionNode<TValue>, TValue> _read;
     private readonly Compactor _compactor;
 
-    internal Collection(StellarStore store, string name, Func<TValue, TKey> keySelector, WriterHandle writer, CollectionEngine<TKey, TValue> engine, Compactor compactor, bool copyOnRead)
+    internal Collection(IStoreContext store, string name, Func<TValue, TKey> keySelector, WriterHandle writer, CollectionEngine<TKey, TValue> engine, Compactor compactor, bool copyOnRead)
     {
         _store = store;
         Name = name;
@@ -250,6 +250,10 @@ public sealed class Collection<TKey, TValue>
         _store.ThrowIfDisposed();
         return SingleWrite<TKey, TValue>.Create(kind, key, value, MaxKeyBytes, MaxValueBytes);
     }
+
+    TKey IBatchEncoder<TKey, TValue>.KeyOf(TValue value) => KeyOf(value);
+
+    SingleWrite<TKey, TValue> IBatchEncoder<TKey, TValue>.Encode(WriteKind kind, TKey key, TValue? value) => Encode(kind, key, value);
 
     private async Task SubmitValueAsync(WriteKind kind, TValue value, CancellationToken cancellationToken)
     {

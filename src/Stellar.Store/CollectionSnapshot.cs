@@ -21,13 +21,13 @@ namespace Stellar.Store;
 public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
     where TKey : notnull
 {
-    private readonly StellarStore _store;
+    private readonly IStoreContext _store;
     private readonly VersionedMap<TKey, TValue> _map;
     private readonly Func<VersionNode<TValue>, TValue> _read;
     private readonly PublishedState _state;
     private int _disposed;
 
-    internal CollectionSnapshot(StellarStore store, VersionedMap<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read)
+    internal CollectionSnapshot(IStoreContext store, VersionedMap<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read)
     {
         _store = store;
         _map = map;

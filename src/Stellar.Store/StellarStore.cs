@@ -19,7 +19,7 @@ namespace Stellar.Store;
 /// Thread safety: every member may be called from any thread. Disposing flushes every collection (fsync) and
 /// releases the directory; so does the actor system's <c>CoordinatedShutdown</c>.
 /// </remarks>
-public sealed class StellarStore : IAsyncDisposable
+public sealed class StellarStore : IAsyncDisposable, IStoreContext
 {
     private const string StoreActorConfig = """
         akka {
@@ -38,7 +38,7 @@ public sealed class StellarStore : IAsyncDisposable
     private readonly BlockCodec _codec;
     private readonly AesGcmBlockCipher? _cipher;
     private readonly Dictionary<string, ShardChain> _chains;
-    private readonly Dictionary<string, object> _collections = new(StringComparer.Ordinal);
+    private readonly Dictionary<string, Task<object>> _collections = new(StringComparer.Ordinal);
     private readonly List<WriterHandle> _writers = new();
     private readonly List<Compactor> _compactors = new();
     private readonly ActorSystem _system;
@@ -150,6 +150,11 @@ public sealed class StellarStore : IAsyncDisposable
     /// <paramref name="keySelector"/>, created on first use and loaded from disk (decoded in parallel) on the first
     /// call after open. Calling it again with the same name returns the same collection.
     /// </summary>
+    /// <remarks>
+    /// The load runs on the calling thread, outside the store's lock: other collections, <see cref="FlushAsync"/>,
+    /// <see cref="CompactAsync"/> and disposal go on meanwhile (disposal waits for the load to end). A concurrent
+    /// call for the same name waits for the load and returns its collection, or throws what the load threw.
+    /// </remarks>
     /// <exception cref="ArgumentException">The name breaks the naming rule, or a type cannot be serialized.</exception>
     /// <exception cref="InvalidOperationException">The collection exists with other key or value types.</exception>
     public Collection<TKey, TValue> GetCollection<TKey, TValue>(string name, Func<TValue, TKey> keySelector)
@@ -158,61 +163,97 @@ public sealed class StellarStore : IAsyncDisposable
         CollectionName.Validate(name);
         ArgumentNullException.ThrowIfNull(keySelector);
         ThrowIfDisposed();
+        TaskCompletionSource<object>? load = null;
+        Task<object>? opening;
+        ManifestCollection? entry = null;
+        ShardChain? chain = null;
         lock (_gate)
         {
-            if (_collections.TryGetValue(name, out var existing))
+            // Checked again under the lock: a load published after close took its list would never be waited for.
+            ThrowIfDisposed();
+            if (!_collections.TryGetValue(name, out opening))
             {
-                return existing as Collection<TKey, TValue> ?? throw TypeMismatch(name, existing.GetType().GetGenericArguments());
-            }
+                (entry, chain) = Prepare<TKey, TValue>(name);
 
-            RecordSerializer<TKey>.EnsureSerializable("key");
-            RecordSerializer<TValue>.EnsureSerializable("value");
-            var entry = _manifest.Collections.Find(c => c.Name == name);
-            if (entry is null)
-            {
-                entry = new ManifestCollection
-                {
-                    Name = name,
-                    Id = _manifest.Collections.Count == 0 ? 1 : _manifest.Collections.Max(c => c.Id) + 1,
-                    KeyType = TypeName<TKey>(),
-                    ValueType = TypeName<TValue>(),
-                };
-                // Past every collection id the directory's files use too: a manifest older than its shards must
-                // not give a new collection the files of one it lost.
-                entry.Id = Math.Max(entry.Id, _nextCollectionId);
-                ChangeManifest(_storage, _manifest, () => _manifest.Collections = [.. _manifest.Collections, entry]);
+                // Published before the load runs, so that a second caller waits for this load instead of starting one.
+                load = new TaskCompletionSource<object>(TaskCreationOptions.RunContinuationsAsynchronously);
+                _collections[name] = load.Task;
             }
-            else if (entry.KeyType != TypeName<TKey>() || entry.ValueType != TypeName<TValue>())
-            {
-                throw new InvalidOperationException(
-                    $"Collection '{name}' holds {entry.KeyType} -> {entry.ValueType}; it was asked for as {TypeName<TKey>()} -> {TypeName<TValue>()}.");
-            }
-            else if (!_chains.ContainsKey(name))
-            {
-                // An earlier call added the entry, but its save failed with an unknown outcome (the entry stays in
-                // memory, see ManifestChange): save again before the collection writes its first shard.
-                ChangeManifest(_storage, _manifest, static () => { });
-            }
+        }
 
-            if (!_chains.TryGetValue(name, out var chain))
-            {
-                chain = new ShardChain(_storage, entry, change => ChangeManifest(_storage, _manifest, change), Options.MaxShardBytes, Options.Durability);
-                _chains[name] = chain;
-            }
+        if (load is null)
+        {
+            // Waited for outside the lock, which the load needs to register its writer.
+            Debug.Assert(opening is not null, "a name is either being opened by another call or by this one");
+            var existing = opening.GetAwaiter().GetResult();
+            return existing as Collection<TKey, TValue> ?? throw TypeMismatch(name, existing.GetType().GetGenericArguments());
+        }
 
-            var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold);
-            engine.Load();
-            var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter($"c{entry.Id}", engine, Options.MaxGroupBytes), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
-            var handle = new WriterHandle(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
-            var compactor = new Compactor(engine, (write, token) => handle.SubmitAsync(write, token));
-            engine.CompactionWanted = compactor.StartAutomatic;
-            engine.Map.Released = compactor.RequestRelease;
-            var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);
-            _collections[name] = collection;
-            _compactors.Add(compactor);
-            _writers.Add(handle);
+        Debug.Assert(entry is not null && chain is not null, "Prepare returns both");
+        try
+        {
+            var collection = Load(name, entry, chain, keySelector);
+            load.SetResult(collection);
             return collection;
         }
+        catch (Exception e)
+        {
+            // A failed load registers nothing, so the next call loads again; callers that waited get this exception.
+            lock (_gate)
+            {
+                _collections.Remove(name);
+            }
+
+            load.SetException(e);
+            _ = load.Task.Exception;
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Finds or adds the collection's manifest entry, checks its types, and makes its shard chain: the quick part of
+    /// the first <see cref="GetCollection{TKey,TValue}"/>, done under the store's lock.
+    /// </summary>
+    private (ManifestCollection Entry, ShardChain Chain) Prepare<TKey, TValue>(string name)
+        where TKey : notnull
+    {
+        Debug.Assert(Monitor.IsEntered(_gate), "the manifest entry and the chain are made under the store's lock");
+        RecordSerializer<TKey>.EnsureSerializable("key");
+        RecordSerializer<TValue>.EnsureSerializable("value");
+        var entry = _manifest.Collections.Find(c => c.Name == name);
+        if (entry is null)
+        {
+            entry = new ManifestCollection
+            {
+                Name = name,
+                Id = _manifest.Collections.Count == 0 ? 1 : _manifest.Collections.Max(c => c.Id) + 1,
+                KeyType = TypeName<TKey>(),
+                ValueType = TypeName<TValue>(),
+            };
+            // Past every collection id the directory's files use too: a manifest older than its shards must
+            // not give a new collection the files of one it lost.
+            entry.Id = Math.Max(entry.Id, _nextCollectionId);
+            ChangeManifest(_storage, _manifest, () => _manifest.Collections = [.. _manifest.Collections, entry]);
+        }
+        else if (entry.KeyType != TypeName<TKey>() || entry.ValueType != TypeName<TValue>())
+        {
+            throw new InvalidOperationException(
+                $"Collection '{name}' holds {entry.KeyType} -> {entry.ValueType}; it was asked for as {TypeName<TKey>()} -> {TypeName<TValue>()}.");
+        }
+        else if (!_chains.ContainsKey(name))
+        {
+            // An earlier call added the entry, but its save failed with an unknown outcome (the entry stays in
+            // memory, see ManifestChange): save again before the collection writes its first shard.
+            ChangeManifest(_storage, _manifest, static () => { });
+        }
+
+        if (!_chains.TryGetValue(name, out var chain))
+        {
+            chain = new ShardChain(_storage, entry, change => ChangeManifest(_storage, _manifest, change), Options.MaxShardBytes, Options.Durability);
+            _chains[name] = chain;
+        }
+
+        return (entry, chain);
     }
 
     /// <summary>
@@ -250,10 +291,15 @@ public sealed class StellarStore : IAsyncDisposable
     /// <summary>The store's cipher, null for a plain store: lets tests watch its key material.</summary>
     internal AesGcmBlockCipher? Cipher => _cipher;
 
-    internal void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(IsDisposed, this);
-
     /// <summary>Whether disposal has begun.</summary>
-    internal bool IsDisposed => Volatile.Read(ref _disposed) != 0;
+    bool IStoreContext.IsDisposed => IsDisposed;
+
+    private bool IsDisposed => Volatile.Read(ref _disposed) != 0;
+
+    /// <inheritdoc />
+    void IStoreContext.ThrowIfDisposed() => ThrowIfDisposed();
+
+    private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(IsDisposed, this);
 
     private static StellarStore Open(string path, IStorage storage, StoreOptions options)
     {
@@ -381,6 +427,32 @@ public sealed class StellarStore : IAsyncDisposable
         new($"Collection '{name}' is open as {types[0]} -> {types[1]}; it cannot be opened with other types.");
 
     /// <summary>
+    /// Reads the collection's shards (decoded in parallel) and starts its writer actor: the slow part of the first
+    /// <see cref="GetCollection{TKey,TValue}"/>, run without the store's lock. Registers the writer and compactor
+    /// before returning, so that a close that waited for this load finds them.
+    /// </summary>
+    private Collection<TKey, TValue> Load<TKey, TValue>(string name, ManifestCollection entry, ShardChain chain, Func<TValue, TKey> keySelector)
+        where TKey : notnull
+    {
+        Debug.Assert(!Monitor.IsEntered(_gate), "a load holds no store-wide lock, so that flushes, other collections and close go on");
+        var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold);
+        engine.Load();
+        var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter($"c{entry.Id}", engine, Options.MaxGroupBytes), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
+        var handle = new WriterHandle(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
+        var compactor = new Compactor(engine, (write, token) => handle.SubmitAsync(write, token));
+        engine.CompactionWanted = compactor.StartAutomatic;
+        engine.Map.Released = compactor.RequestRelease;
+        var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);
+        lock (_gate)
+        {
+            _compactors.Add(compactor);
+            _writers.Add(handle);
+        }
+
+        return collection;
+    }
+
+    /// <summary>
     /// Changes the manifest and replaces its file as one step under the manifest's lock (see
     /// <see cref="ManifestChange"/>). Collections roll shards on their own threads: unserialized, two replaces race
     /// on the temporary file. A replace that throws is not undone, since it may have taken effect: the collection
@@ -420,6 +492,15 @@ public sealed class StellarStore : IAsyncDisposable
 
     private async Task CloseCoreAsync(bool terminateSystem)
     {
+        // No load starts once disposal has begun (GetCollection checks under the lock); those running end first, so
+        // that their writers are closed below and their shards are not closed under them.
+        Task[] loads;
+        lock (_gate)
+        {
+            loads = _collections.Values.ToArray<Task>();
+        }
+
+        await Task.WhenAll(loads).ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default).ConfigureAwait(false);
         List<Compactor> compactors;
         lock (_gate)
         {

@@ -11,9 +11,9 @@ namespace Stellar.Store;
 public sealed class WriteBatch<TKey, TValue>
     where TKey : notnull
 {
-    private readonly Collection<TKey, TValue> _collection;
+    private readonly IBatchEncoder<TKey, TValue> _collection;
 
-    internal WriteBatch(Collection<TKey, TValue> collection) => _collection = collection;
+    internal WriteBatch(IBatchEncoder<TKey, TValue> collection) => _collection = collection;
 
     internal List<SingleWrite<TKey, TValue>> Writes { get; } = new();
 

@@ -1,6 +1,6 @@
 using Stellar.Store.Tests.Api;
 
-namespace Stellar.Store.Tests.Compaction;
+namespace Stellar.Store.Tests.Engine;
 
 /// <summary>Values over <see cref="StoreOptions.LargeValueThreshold"/> live on disk, not in memory.</summary>
 public sealed class LargeValueTests : IDisposable

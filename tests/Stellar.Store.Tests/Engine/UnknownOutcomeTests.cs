@@ -1,7 +1,7 @@
 using Stellar.Store.Storage;
 using Stellar.Store.Tests.Api;
 
-namespace Stellar.Store.Tests.Compaction;
+namespace Stellar.Store.Tests.Engine;
 
 /// <summary>
 /// A storage call that fails after it took effect (the manifest was renamed into place, then the directory fsync

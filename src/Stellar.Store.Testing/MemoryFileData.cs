@@ -1,4 +1,6 @@
-namespace Stellar.Store.Storage;
+using Stellar.Store.Storage;
+
+namespace Stellar.Store.Testing;
 
 /// <summary>
 /// The content of one in-memory file, shared by every handle open on it: the bytes appended so far, and how many

@@ -2,8 +2,9 @@ using System.Text;
 using System.Text.Json.Nodes;
 using Stellar.Store.Format;
 using Stellar.Store.TestHost.Workload;
+using Stellar.Store.Tests.Format;
 
-namespace Stellar.Store.Tests.Format;
+namespace Stellar.Store.Tests.Shards;
 
 /// <summary>
 /// Whole blocks or shards taken away, or a manifest edited, by someone who can rewrite the files and their

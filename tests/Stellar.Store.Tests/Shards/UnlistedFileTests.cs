@@ -1,6 +1,6 @@
 using Stellar.Store.Tests.Api;
 
-namespace Stellar.Store.Tests.Reliability;
+namespace Stellar.Store.Tests.Shards;
 
 /// <summary>
 /// The open-time rule for files the manifest does not list: none is deleted before every listed shard of every

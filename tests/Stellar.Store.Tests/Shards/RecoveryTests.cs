@@ -1,4 +1,6 @@
-namespace Stellar.Store.Tests.Api;
+using Stellar.Store.Tests.Api;
+
+namespace Stellar.Store.Tests.Shards;
 
 public sealed class RecoveryTests : IDisposable
 {

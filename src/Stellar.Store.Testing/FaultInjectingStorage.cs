@@ -1,8 +1,11 @@
-namespace Stellar.Store.Storage;
+using Stellar.Store.Storage;
+
+namespace Stellar.Store.Testing;
 
 /// <summary>
-/// Wraps any <see cref="IStorage"/> and makes chosen operations fail with <see cref="IOException"/>, to prove that
-/// a failed write never reports success and that what was written before it stays intact.
+/// Wraps a <see cref="MemoryStorage"/> or a store directory and makes chosen operations fail with
+/// <see cref="IOException"/>, to prove that a failed write never reports success and that what was written before it
+/// stays intact. Open a store on it with <see cref="OpenStoreAsync"/>.
 /// </summary>
 /// <remarks>
 /// <para>Knobs are 1-based call numbers counted from construction over every file of this storage, or
@@ -22,7 +25,7 @@ namespace Stellar.Store.Storage;
 /// <para>Thread safety: every member may be called from any thread; counters and knobs are read and updated under
 /// one lock. Set knobs before the operations they target.</para>
 /// </remarks>
-internal sealed class FaultInjectingStorage : IStorage
+public sealed class FaultInjectingStorage : IStorage
 {
     private readonly object _gate = new();
     private int? _failAppendAt;
@@ -50,14 +53,30 @@ internal sealed class FaultInjectingStorage : IStorage
     private long _bytesWritten;
 
     /// <summary>Wraps <paramref name="inner"/>, injecting no fault until a knob is set.</summary>
-    public FaultInjectingStorage(IStorage inner)
+    /// <remarks>Inspect what a failure left behind through <paramref name="inner"/> itself.</remarks>
+    public FaultInjectingStorage(MemoryStorage inner)
+        : this((IStorage)inner)
+    {
+    }
+
+    /// <summary>
+    /// Wraps the store directory <paramref name="directory"/> (real files, real fsync), injecting no fault until a
+    /// knob is set. The directory is created when it does not exist.
+    /// </summary>
+    public FaultInjectingStorage(string directory)
+        : this(new FileStorage(System.IO.Path.GetFullPath(directory)))
+    {
+    }
+
+    /// <summary>Wraps any storage, such as another test's own wrapper, injecting no fault until a knob is set.</summary>
+    internal FaultInjectingStorage(IStorage inner)
     {
         ArgumentNullException.ThrowIfNull(inner);
         Inner = inner;
     }
 
     /// <summary>The wrapped storage, to inspect what a failure left behind.</summary>
-    public IStorage Inner { get; }
+    internal IStorage Inner { get; }
 
     /// <inheritdoc />
     public string Location => Inner.Location;
@@ -152,8 +171,21 @@ internal sealed class FaultInjectingStorage : IStorage
     /// <summary>Bytes that reached the inner storage through appends (torn prefixes included) and replaces.</summary>
     public long BytesWritten => Read(ref _bytesWritten);
 
+    /// <summary>
+    /// Opens the store kept in the wrapped storage, creating it when there is none, so that every operation of the
+    /// store passes through this wrapper's knobs. The store does not dispose this storage.
+    /// </summary>
+    public Task<StellarStore> OpenStoreAsync(StoreOptions? options = null, CancellationToken cancellationToken = default) =>
+        StellarStore.OpenAsync(this, options, cancellationToken);
+
     /// <inheritdoc />
-    public IStorageFile Open(string name)
+    IStorageFile IStorage.Open(string name) => Open(name);
+
+    /// <inheritdoc />
+    IStorageFile IStorage.OpenRead(string name) => OpenRead(name);
+
+    /// <summary>Opens the named file for appending and reading, creating it (a counted operation) when it does not exist.</summary>
+    internal IStorageFile Open(string name)
     {
         if (Inner.Exists(name))
         {
@@ -188,8 +220,8 @@ internal sealed class FaultInjectingStorage : IStorage
         return new FaultInjectingStorageFile(this, file);
     }
 
-    /// <inheritdoc />
-    public IStorageFile OpenRead(string name) => new FaultInjectingStorageFile(this, Inner.OpenRead(name));
+    /// <summary>Opens an existing file for reading only; reads never fail by injection.</summary>
+    internal IStorageFile OpenRead(string name) => new FaultInjectingStorageFile(this, Inner.OpenRead(name));
 
     /// <inheritdoc />
     public bool Exists(string name) => Inner.Exists(name);

@@ -1,13 +1,13 @@
 using System.Globalization;
 
-namespace Stellar.Store.Tests;
+namespace Stellar.Store.Tests.Support;
 
 /// <summary>
 /// The opt-in switch for long runs: <c>STELLAR_STRESS=1</c> turns every stress and soak test from its short default
 /// into its long version. <c>STELLAR_SEED=n</c> runs only seed n, to replay the seed a failure names (use it with
 /// <c>--filter</c> on the failing test).
 /// </summary>
-internal static class Stress
+public static class Stress
 {
     /// <summary>Whether <c>STELLAR_STRESS=1</c> is set.</summary>
     public static bool Enabled { get; } = Environment.GetEnvironmentVariable("STELLAR_STRESS") == "1";

@@ -1,13 +1,14 @@
 using Stellar.Store.Storage;
+using Stellar.Store.Tests.Storage;
 
-namespace Stellar.Store.Tests.Compaction;
+namespace Stellar.Store.Tests.Shards;
 
 /// <summary>
 /// Real file storage that runs a test's callback just before or after chosen operations, to place a reader's
 /// step at an exact point of a compaction (a race that a stress run hits only now and then). Nothing is faked:
 /// every operation reaches the files.
 /// </summary>
-internal sealed class InterleavingStorage(IStorage inner) : IStorage
+internal sealed class InterleavingStorage(IStorage inner) : ForwardingStorage(inner)
 {
     /// <summary>Runs before each read-only open, with the file's name.</summary>
     public Action<string>? BeforeOpenRead { get; set; }
@@ -18,33 +19,17 @@ internal sealed class InterleavingStorage(IStorage inner) : IStorage
     /// <summary>Runs before each delete, with the file's name.</summary>
     public Action<string>? BeforeDelete { get; set; }
 
-    public string Location => inner.Location;
-
-    public IStorageFile Open(string name) => inner.Open(name);
-
-    public IStorageFile OpenRead(string name)
+    public override IStorageFile OpenRead(string name)
     {
         BeforeOpenRead?.Invoke(name);
-        var file = inner.OpenRead(name);
+        var file = base.OpenRead(name);
         AfterOpenRead?.Invoke(name);
         return file;
     }
 
-    public bool Exists(string name) => inner.Exists(name);
-
-    public IReadOnlyList<string> List() => inner.List();
-
-    public void Delete(string name)
+    public override void Delete(string name)
     {
         BeforeDelete?.Invoke(name);
-        inner.Delete(name);
+        base.Delete(name);
     }
-
-    public byte[] ReadAllBytes(string name) => inner.ReadAllBytes(name);
-
-    public void ReplaceAtomically(string name, ReadOnlySpan<byte> content) => inner.ReplaceAtomically(name, content);
-
-    public void Rename(string from, string to) => inner.Rename(from, to);
-
-    public IDisposable AcquireLock() => inner.AcquireLock();
 }

@@ -2,7 +2,7 @@ using System.Collections.Concurrent;
 using Stellar.Store.Storage;
 using Stellar.Store.Tests.Api;
 
-namespace Stellar.Store.Tests.Compaction;
+namespace Stellar.Store.Tests.Shards;
 
 /// <summary>
 /// Reads of large values (kept on disk) that meet a compaction retiring the shard they read: no read fails, none

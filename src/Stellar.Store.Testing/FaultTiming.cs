@@ -1,7 +1,9 @@
-namespace Stellar.Store.Storage;
+using Stellar.Store.Storage;
+
+namespace Stellar.Store.Testing;
 
 /// <summary>When an injected fault of a <see cref="FaultInjectingStorage"/> fires relative to the operation's effect.</summary>
-internal enum FaultTiming
+public enum FaultTiming
 {
     /// <summary>The operation throws before it touches the inner storage: a clean failure (a torn append excepted).</summary>
     BeforeEffect,

@@ -2,7 +2,7 @@ using MessagePack;
 using Stellar.Store.Engine;
 using Stellar.Store.Storage;
 
-namespace Stellar.Store.Tests.Api;
+namespace Stellar.Store.Tests.Engine;
 
 /// <summary>
 /// Every write's encoded record lives in a pooled buffer. Whatever the write's outcome (stored, rejected, failed by

@@ -1,4 +1,6 @@
-namespace Stellar.Store.Storage;
+using Stellar.Store.Storage;
+
+namespace Stellar.Store.Testing;
 
 /// <summary>
 /// A file of a <see cref="FaultInjectingStorage"/>: passes every call to the inner file unless the storage's knobs

@@ -2,7 +2,7 @@ using Xunit.Abstractions;
 using Stellar.Store.Storage;
 using Stellar.Store.Tests.Api;
 
-namespace Stellar.Store.Tests.Compaction;
+namespace Stellar.Store.Tests.Engine;
 
 public sealed class CompactionTests(ITestOutputHelper output) : IDisposable
 {

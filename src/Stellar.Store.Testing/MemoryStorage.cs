@@ -1,8 +1,10 @@
-namespace Stellar.Store.Storage;
+using Stellar.Store.Storage;
+
+namespace Stellar.Store.Testing;
 
 /// <summary>
-/// A thread-safe <see cref="IStorage"/> in memory, for fast tests, that models what survives a crash:
-/// <see cref="SimulateCrash"/> turns it into what a restarted process would find.
+/// A store directory in memory, for fast tests, that models what survives a crash: open a store on it with
+/// <see cref="OpenStoreAsync"/>, and <see cref="SimulateCrash"/> turns it into what a restarted process would find.
 /// </summary>
 /// <remarks>
 /// <para>It keeps two views of the directory, as a file system does: the names as they are now, and the names as
@@ -15,8 +17,9 @@ namespace Stellar.Store.Storage;
 /// is disposed or a crash is simulated. Two <see cref="MemoryStorage"/> instances never share files or locks.</para>
 /// <para>Files have the same names, errors and ordering as <see cref="FileStorage"/>, except that no temporary
 /// file is ever visible and the storage cannot run out of space (wrap it in <see cref="FaultInjectingStorage"/>).</para>
+/// <para>Thread safety: every member may be called from any thread.</para>
 /// </remarks>
-internal sealed class MemoryStorage : IStorage
+public sealed class MemoryStorage : IStorage
 {
     private readonly object _gate = new();
     private Dictionary<string, MemoryFileData> _files = new(StringComparer.Ordinal);
@@ -34,8 +37,8 @@ internal sealed class MemoryStorage : IStorage
     /// <inheritdoc />
     public string Location { get; }
 
-    /// <inheritdoc />
-    public IStorageFile Open(string name)
+    /// <summary>Opens the named file for appending and reading, creating it empty when it does not exist.</summary>
+    internal IStorageFile Open(string name)
     {
         StorageNames.Validate(name, nameof(name));
         lock (_gate)
@@ -50,8 +53,8 @@ internal sealed class MemoryStorage : IStorage
         }
     }
 
-    /// <inheritdoc />
-    public IStorageFile OpenRead(string name)
+    /// <summary>Opens an existing file for reading only; <see cref="FileNotFoundException"/> when it does not exist.</summary>
+    internal IStorageFile OpenRead(string name)
     {
         StorageNames.Validate(name, nameof(name));
         lock (_gate)
@@ -59,6 +62,21 @@ internal sealed class MemoryStorage : IStorage
             return new MemoryStorageFile(this, Find(name), name, writable: false, _generation);
         }
     }
+
+    /// <summary>
+    /// Opens the store kept in this storage, creating it when there is none, as
+    /// <see cref="StellarStore.OpenAsync(string, StoreOptions?, CancellationToken)"/> does for a directory. After
+    /// <see cref="SimulateCrash"/>, opening again runs the recovery a restarted process would.
+    /// </summary>
+    /// <remarks>The store does not dispose this storage; disposing the store releases its lock here.</remarks>
+    public Task<StellarStore> OpenStoreAsync(StoreOptions? options = null, CancellationToken cancellationToken = default) =>
+        StellarStore.OpenAsync(this, options, cancellationToken);
+
+    /// <inheritdoc />
+    IStorageFile IStorage.Open(string name) => Open(name);
+
+    /// <inheritdoc />
+    IStorageFile IStorage.OpenRead(string name) => OpenRead(name);
 
     /// <inheritdoc />
     public bool Exists(string name)
@@ -70,8 +88,7 @@ internal sealed class MemoryStorage : IStorage
         }
     }
 
-    /// <inheritdoc />
-    /// <remarks>Sorted by ordinal comparison, as <see cref="FileStorage.List"/> is.</remarks>
+    /// <summary>The names of every file, sorted by ordinal comparison, as <see cref="FileStorage.List"/> sorts them.</summary>
     public IReadOnlyList<string> List()
     {
         lock (_gate)

@@ -1,4 +1,6 @@
-namespace Stellar.Store.Tests.Api;
+using Stellar.Store.Tests.Api;
+
+namespace Stellar.Store.Tests.Engine;
 
 /// <summary>
 /// Writes at the edges of the block format: a block the reader would refuse is never written, values of the

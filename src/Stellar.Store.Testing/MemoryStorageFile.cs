@@ -1,4 +1,6 @@
-namespace Stellar.Store.Storage;
+using Stellar.Store.Storage;
+
+namespace Stellar.Store.Testing;
 
 /// <summary>
 /// A handle on one file of a <see cref="MemoryStorage"/>. Handles on the same file share its content, as file

@@ -4,7 +4,7 @@ using Stellar.Store.Tests.Api;
 using Xunit.Abstractions;
 using Xunit.Sdk;
 
-namespace Stellar.Store.Tests.Compaction;
+namespace Stellar.Store.Tests.Engine;
 
 /// <summary>
 /// What <see cref="Collection{TKey, TValue}.CompactAsync"/> documents for a compaction that fails cleanly before

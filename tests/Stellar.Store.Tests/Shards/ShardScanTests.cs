@@ -7,7 +7,7 @@ using Stellar.Store.Storage;
 using Stellar.Store.Tests.Api;
 using Xunit.Abstractions;
 
-namespace Stellar.Store.Tests.Reliability;
+namespace Stellar.Store.Tests.Shards;
 
 /// <summary>
 /// The work and memory of verifying shards at open: linear in the bytes on disk whatever the bytes are (a crafted

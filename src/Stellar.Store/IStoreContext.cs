@@ -1,0 +1,18 @@
+namespace Stellar.Store;
+
+/// <summary>
+/// What a collection and its snapshots need of the store that opened them: its options and whether it is closing.
+/// Through this and not the store itself, so that the store depends on its collections and never the other way.
+/// </summary>
+/// <remarks>Thread safety: every member may be called from any thread.</remarks>
+internal interface IStoreContext
+{
+    /// <summary>The options the store was opened with (secrets removed).</summary>
+    StoreOptions Options { get; }
+
+    /// <summary>Whether disposal has begun.</summary>
+    bool IsDisposed { get; }
+
+    /// <summary>Throws <see cref="ObjectDisposedException"/> once disposal has begun.</summary>
+    void ThrowIfDisposed();
+}
