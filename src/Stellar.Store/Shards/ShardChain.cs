@@ -10,7 +10,9 @@ namespace Stellar.Store.Shards;
 /// </summary>
 /// <remarks>
 /// Thread safety: single-writer by contract. The collection's writer calls <see cref="Reserve"/>,
-/// <see cref="Append"/>, <see cref="EndGroup"/> and <see cref="Flush"/>, never two at once; nothing here locks.
+/// <see cref="Append"/>, <see cref="EndGroup"/> and <see cref="Flush"/>, never two at once; nothing here locks. Shard
+/// ids and every change to the manifest are requests to <see cref="ManifestStore"/>, which serializes them with the
+/// other collections' requests.
 /// </remarks>
 internal sealed partial class ShardChain : IDisposable
 {
@@ -97,15 +99,8 @@ internal sealed partial class ShardChain : IDisposable
 
         if (_reservedShard == 0 || _mustRoll || (_reservedLength > ShardHeader.Size && _reservedLength + maxBlockLength > _maxShardBytes))
         {
-            try
-            {
-                _reservedShard = _manifest.ReserveShardId(_collectionId);
-            }
-            finally
-            {
-                Refresh();
-            }
-
+            _reservedShard = _manifest.ReserveShardId(_collectionId);
+            Refresh();
             _salts[_reservedShard] = ShardHeader.New(_collectionId, _reservedShard).Salt;
             _reservedLength = ShardHeader.Size;
             _mustRoll = false;
