@@ -331,13 +331,15 @@ internal sealed class ManifestStore
             throw new CorruptStoreException(path, $"the manifest's encryption parameters are damaged: {e.Message}", e);
         }
 
+        var macKey = Manifest.DeriveMacKey(masterKey);
         try
         {
-            manifest.Authenticate(Manifest.DeriveMacKey(masterKey), path);
+            manifest.Authenticate(macKey, path);
             return masterKey;
         }
         catch
         {
+            KeyMaterial.Zero(macKey);
             KeyMaterial.Zero(masterKey);
             throw;
         }
