@@ -34,7 +34,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
 
     private readonly IStorage _storage;
     private readonly IDisposable _lock;
-    private readonly Manifest _manifest;
+    private readonly ManifestStore _manifest;
     private readonly BlockCodec _codec;
     private readonly AesGcmBlockCipher? _cipher;
     private readonly Dictionary<string, ShardChain> _chains;
@@ -46,14 +46,12 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     private readonly IActorRef _guardian;
     private readonly StrongBox<StellarStore?> _shutdownHook;
     private readonly object _gate = new();
-    private readonly uint _nextCollectionId;
     private Task? _disposeTask;
     private int _disposed;
 
-    private StellarStore(string path, StoreOptions options, IStorage storage, IDisposable storeLock, Manifest manifest,
-        BlockCodec codec, AesGcmBlockCipher? cipher, Dictionary<string, ShardChain> chains, RecoveryReport recovery, uint nextCollectionId)
+    private StellarStore(string path, StoreOptions options, IStorage storage, IDisposable storeLock, ManifestStore manifest,
+        BlockCodec codec, AesGcmBlockCipher? cipher, Dictionary<string, ShardChain> chains, RecoveryReport recovery)
     {
-        _nextCollectionId = nextCollectionId;
         Path = path;
         Options = options.WithoutSecrets();
         _storage = storage;
@@ -102,16 +100,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     /// directory (a restored backup, a rolled-back save folder) from the latest: nothing inside the directory can.
     /// </summary>
     /// <remarks>Thread safety: may be read from any thread.</remarks>
-    public ulong ManifestGeneration
-    {
-        get
-        {
-            lock (_manifest)
-            {
-                return _manifest.Generation;
-            }
-        }
-    }
+    public ulong ManifestGeneration => _manifest.Generation;
 
     /// <summary>
     /// Opens the store at <paramref name="path"/>, creating it when the directory holds none. Verifies every block
@@ -220,36 +209,10 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         Debug.Assert(Monitor.IsEntered(_gate), "the manifest entry and the chain are made under the store's lock");
         RecordSerializer<TKey>.EnsureSerializable("key");
         RecordSerializer<TValue>.EnsureSerializable("value");
-        var entry = _manifest.Collections.Find(c => c.Name == name);
-        if (entry is null)
-        {
-            entry = new ManifestCollection
-            {
-                Name = name,
-                Id = _manifest.Collections.Count == 0 ? 1 : _manifest.Collections.Max(c => c.Id) + 1,
-                KeyType = TypeName<TKey>(),
-                ValueType = TypeName<TValue>(),
-            };
-            // Past every collection id the directory's files use too: a manifest older than its shards must
-            // not give a new collection the files of one it lost.
-            entry.Id = Math.Max(entry.Id, _nextCollectionId);
-            ChangeManifest(_storage, _manifest, () => _manifest.Collections = [.. _manifest.Collections, entry]);
-        }
-        else if (entry.KeyType != TypeName<TKey>() || entry.ValueType != TypeName<TValue>())
-        {
-            throw new InvalidOperationException(
-                $"Collection '{name}' holds {entry.KeyType} -> {entry.ValueType}; it was asked for as {TypeName<TKey>()} -> {TypeName<TValue>()}.");
-        }
-        else if (!_chains.ContainsKey(name))
-        {
-            // An earlier call added the entry, but its save failed with an unknown outcome (the entry stays in
-            // memory, see ManifestChange): save again before the collection writes its first shard.
-            ChangeManifest(_storage, _manifest, static () => { });
-        }
-
+        var entry = _manifest.GetOrAddCollection(name, TypeName<TKey>(), TypeName<TValue>());
         if (!_chains.TryGetValue(name, out var chain))
         {
-            chain = new ShardChain(_storage, entry, change => ChangeManifest(_storage, _manifest, change), Options.MaxShardBytes, Options.Durability);
+            chain = new ShardChain(_storage, _manifest, entry.Id, Options.MaxShardBytes, Options.Durability);
             _chains[name] = chain;
         }
 
@@ -306,82 +269,28 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         var stopwatch = Stopwatch.StartNew();
         var storeLock = storage.AcquireLock();
         AesGcmBlockCipher? cipher = null;
+        ManifestStore? manifest = null;
         var chains = new Dictionary<string, ShardChain>(StringComparer.Ordinal);
 
-        // The private copy of the caller's key and the derived master key live only while the store opens: the
-        // cipher keeps its own copy of the master key, and both are zeroed on every way out of here.
-        byte[]? key = null;
+        // The master key lives only while the store opens: the cipher keeps its own copy, and it is zeroed on every
+        // way out of here.
         byte[]? masterKey = null;
         try
         {
-            key = KeyMaterial.CopyKey(options.EncryptionKey);
-            Manifest manifest;
-            if (storage.Exists(Manifest.FileName))
-            {
-                manifest = Manifest.Parse(storage.ReadAllBytes(Manifest.FileName), System.IO.Path.Combine(path, Manifest.FileName));
-                if (manifest.Encryption is null && (key is not null || options.EncryptionPassphrase is not null))
-                {
-                    throw new WrongKeyException($"Store '{path}' is not encrypted, but an encryption key or passphrase was given.");
-                }
-
-                if (manifest.Encryption is not null)
-                {
-                    try
-                    {
-                        masterKey = KeyMaterial.Unlock(manifest.Encryption, key, options.EncryptionPassphrase);
-                    }
-                    catch (InvalidDataException e)
-                    {
-                        throw new CorruptStoreException(System.IO.Path.Combine(path, Manifest.FileName), $"the manifest's encryption parameters are damaged: {e.Message}", e);
-                    }
-
-                    cipher = new AesGcmBlockCipher(masterKey);
-                    manifest.Authenticate(Manifest.DeriveMacKey(masterKey), System.IO.Path.Combine(path, Manifest.FileName));
-                }
-            }
-            else
-            {
-                // Shards without a manifest are a damaged store, not an empty one: a new manifest would hide their
-                // data, and the first write would overwrite the first shard.
-                if (storage.List().Any(name => name.EndsWith(".shard", StringComparison.Ordinal)))
-                {
-                    throw new CorruptStoreException(System.IO.Path.Combine(path, Manifest.FileName), "the manifest is missing but the directory holds shard files");
-                }
-
-                manifest = new Manifest();
-                if (key is not null || options.EncryptionPassphrase is not null)
-                {
-                    (var info, masterKey) = KeyMaterial.Create(key, options.EncryptionPassphrase, options.PassphraseIterations);
-                    manifest.Encryption = info;
-                    cipher = new AesGcmBlockCipher(masterKey);
-                    manifest.MacKey = Manifest.DeriveMacKey(masterKey);
-                }
-            }
-
-            // Blocks say how they were compressed, so the option may change between opens; it applies to new blocks.
-            // A manifest of an older format is rewritten in the current one at once (signed, if the store is
-            // encrypted), before anything else can change it.
-            var generation = manifest.Generation;
-            if (manifest.Compression != (byte)options.Compression || !storage.Exists(Manifest.FileName) || manifest.FormatVersion < Manifest.CurrentFormatVersion)
-            {
-                manifest.Compression = (byte)options.Compression;
-                ChangeManifest(storage, manifest, static () => { });
-            }
-
+            manifest = ManifestStore.Open(storage, path, options, out masterKey);
+            cipher = masterKey is null ? null : new AesGcmBlockCipher(masterKey);
             var codec = new BlockCodec(options.Compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
             long blocks = 0, truncated = 0;
             var truncatedShards = new List<string>();
             var removed = new List<string>();
-            var known = new HashSet<string>(StringComparer.Ordinal) { Manifest.FileName, "LOCK" };
             foreach (var entry in manifest.Collections)
             {
-                var chain = new ShardChain(storage, entry, change => ChangeManifest(storage, manifest, change), options.MaxShardBytes, options.Durability);
+                var chain = new ShardChain(storage, manifest, entry.Id, options.MaxShardBytes, options.Durability);
                 chains[entry.Name] = chain;
                 chain.Scan(sealActive: cipher is not null);
                 blocks += chain.Blocks.Count;
                 truncated += chain.TruncatedBytes;
                 truncatedShards.AddRange(chain.TruncatedShards);
-                known.UnionWith(entry.Shards.Select(s => ManifestCollection.ShardFileName(entry.Id, s)));
             }
 
             // Only now that every listed shard of every collection was found and verified: a store that refuses to
@@ -392,11 +301,9 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
                 removed.AddRange(chain.RemovedFiles);
             }
 
-            var files = storage.List();
-            var ignored = files.Where(f => !known.Contains(f)).Order(StringComparer.Ordinal).ToArray();
-            var nextCollectionId = files.Select(f => ManifestCollection.TryParseShardFileName(f, ShardChain.CompactingSuffix, out var id, out _) ? id : 0).Append(0u).Max() + 1;
-            var report = new RecoveryReport(blocks, truncated, truncatedShards, ignored, removed, stopwatch.Elapsed) { ManifestGeneration = generation };
-            return new StellarStore(path, options, storage, storeLock, manifest, codec, cipher, chains, report, nextCollectionId);
+            var ignored = manifest.AdoptDirectory();
+            var report = new RecoveryReport(blocks, truncated, truncatedShards, ignored, removed, stopwatch.Elapsed) { ManifestGeneration = manifest.OpenedGeneration };
+            return new StellarStore(path, options, storage, storeLock, manifest, codec, cipher, chains, report);
         }
         catch
         {
@@ -405,13 +312,13 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
                 chain.Dispose();
             }
 
+            manifest?.Close();
             cipher?.Dispose();
             storeLock.Dispose();
             throw;
         }
         finally
         {
-            KeyMaterial.Zero(key);
             KeyMaterial.Zero(masterKey);
         }
     }
@@ -450,22 +357,6 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         }
 
         return collection;
-    }
-
-    /// <summary>
-    /// Changes the manifest and replaces its file as one step under the manifest's lock (see
-    /// <see cref="ManifestChange"/>). Collections roll shards on their own threads: unserialized, two replaces race
-    /// on the temporary file. A replace that throws is not undone, since it may have taken effect: the collection
-    /// whose change it was faults, and the others go on (their next change writes this one too, see
-    /// <see cref="ManifestChange"/>).
-    /// </summary>
-    private static void ChangeManifest(IStorage storage, Manifest manifest, Action change)
-    {
-        lock (manifest)
-        {
-            change();
-            storage.ReplaceAtomically(Manifest.FileName, manifest.Serialize());
-        }
     }
 
     private List<WriterHandle> Writers()
@@ -540,10 +431,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         }
 
         _cipher?.Dispose();
-        if (_manifest.MacKey is { } macKey)
-        {
-            System.Security.Cryptography.CryptographicOperations.ZeroMemory(macKey);
-        }
+        _manifest.Close();
 
         _lock.Dispose();
         _system.Stop(_guardian);

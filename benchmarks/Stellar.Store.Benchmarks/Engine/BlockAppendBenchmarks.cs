@@ -116,8 +116,8 @@ public class BlockAppendBenchmarks : StoreBenchmark
     private void SetupChain(string method, Durability durability)
     {
         var storage = new FileStorage(Fresh(method));
-        var entry = new ManifestCollection { Name = "blocks", Id = 1 };
-        var chain = new ShardChain(storage, entry, static change => change(), 1L << 30, durability);
+        var manifest = ManifestStore.Open(storage, storage.Location, new StoreOptions(), out _);
+        var chain = new ShardChain(storage, manifest, manifest.GetOrAddCollection("blocks", "", "").Id, 1L << 30, durability);
         _chain = chain;
         OnClose(() =>
         {

@@ -85,8 +85,8 @@ internal sealed partial class CollectionEngine<TKey, TValue>
 
             var shardBlocks = blocks.GetRange(next, count);
             run.OutputDetails[shardId] = WriteOutputShard(shardId, live, shardBlocks, sequence, valueOffsets, locations, cancellationToken);
-            var name = ManifestCollection.ShardFileName(_chain.CollectionId, shardId);
-            _chain.Storage.Rename(name + ShardChain.CompactingSuffix, name);
+            var name = StoreFileNames.Shard(_chain.CollectionId, shardId);
+            _chain.Storage.Rename(StoreFileNames.Compacting(_chain.CollectionId, shardId), name);
 
             foreach (var block in shardBlocks)
             {
@@ -114,8 +114,8 @@ internal sealed partial class CollectionEngine<TKey, TValue>
         Map.Unpin(run.PinnedVersion);
         foreach (var shardId in run.OutputIds)
         {
-            var name = ManifestCollection.ShardFileName(_chain.CollectionId, shardId);
-            _chain.Storage.Delete(name + ShardChain.CompactingSuffix);
+            var name = StoreFileNames.Shard(_chain.CollectionId, shardId);
+            _chain.Storage.Delete(StoreFileNames.Compacting(_chain.CollectionId, shardId));
             _chain.Storage.Delete(name);
         }
     }
@@ -379,8 +379,7 @@ internal sealed partial class CollectionEngine<TKey, TValue>
                 }
             });
 
-            var name = ManifestCollection.ShardFileName(_chain.CollectionId, shardId);
-            var temp = name + ShardChain.CompactingSuffix;
+            var temp = StoreFileNames.Compacting(_chain.CollectionId, shardId);
             _chain.Storage.Delete(temp);
             using (var file = _chain.Storage.Open(temp))
             {

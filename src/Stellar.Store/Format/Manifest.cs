@@ -21,10 +21,11 @@ namespace Stellar.Store.Format;
 /// The MAC makes an edited manifest of an encrypted store (a shard dropped from a chain, a sealed length or salt
 /// changed, a collection removed) fail to open; the CRC catches accidents in every store. The generation grows by
 /// one with every replace, so a caller who keeps it elsewhere can tell an older copy of the manifest from the latest.
+/// Its file is <see cref="StoreFileNames.Manifest"/>; <see cref="Shards.ManifestStore"/> owns the one instance of an
+/// open store and makes every change to it.
 /// </summary>
 internal sealed class Manifest
 {
-    public const string FileName = "MANIFEST";
     public const uint Magic = 0x4D4C5453; // "STLM"
     public const int CurrentFormatVersion = 2;
 

@@ -5,9 +5,6 @@ namespace Stellar.Store.Shards;
 
 internal sealed partial class ShardChain
 {
-    /// <summary>The suffix of a compaction output shard until it is complete and flushed.</summary>
-    public const string CompactingSuffix = ".compacting";
-
     /// <summary>The storage the shards live in (compaction writes its output shards there directly).</summary>
     public IStorage Storage => _storage;
 
@@ -32,13 +29,20 @@ internal sealed partial class ShardChain
         }
 
         _mustRoll = true;
-        var first = _entry.NextShardId;
-        _changeManifest(() => _entry.NextShardId = first + (uint)outputShards);
+        uint first;
+        try
+        {
+            first = _manifest.ReserveShardIds(_collectionId, outputShards);
+        }
+        finally
+        {
+            Refresh();
+        }
 
         var outputIds = Enumerable.Range(0, outputShards).Select(i => first + (uint)i).ToArray();
         foreach (var id in outputIds)
         {
-            _salts[id] = ShardHeader.New(_entry.Id, id).Salt;
+            _salts[id] = ShardHeader.New(_collectionId, id).Salt;
         }
 
         return (prefix, outputIds);
@@ -47,7 +51,7 @@ internal sealed partial class ShardChain
     /// <summary>
     /// Off the writer: the header of a compaction output shard, with the salt taken for it at begin.
     /// </summary>
-    public ShardHeader OutputHeader(uint shardId) => new(_entry.Id, shardId, _salts[shardId]);
+    public ShardHeader OutputHeader(uint shardId) => new(_collectionId, shardId, _salts[shardId]);
 
     /// <summary>
     /// Writer only: swaps the compacted <paramref name="prefix"/> for <paramref name="outputs"/> (complete, flushed
@@ -59,16 +63,14 @@ internal sealed partial class ShardChain
     /// </summary>
     public void CompleteCompaction(uint[] prefix, IReadOnlyList<uint> outputs, IReadOnlyDictionary<uint, ManifestShard> outputDetails)
     {
-        if (!_entry.Shards.Take(prefix.Length).SequenceEqual(prefix))
+        try
         {
-            throw new InvalidOperationException("The shard chain changed under a compaction.");
+            _manifest.ReplaceChain(_collectionId, prefix, outputs, outputDetails);
         }
-
-        System.Diagnostics.Debug.Assert(outputs.All(id => outputDetails.TryGetValue(id, out var d) && d.IsSealed), "every output shard is described and sealed");
-        var after = outputs.Concat(_entry.Shards.Skip(prefix.Length)).ToList();
-        var details = _entry.ShardDetails.Where(d => !prefix.Contains(d.Key)).Concat(outputs.Select(id => KeyValuePair.Create(id, outputDetails[id])))
-            .ToDictionary(d => d.Key, d => d.Value);
-        _changeManifest(() => (_entry.Shards, _entry.ShardDetails) = (after, details));
+        finally
+        {
+            Refresh();
+        }
 
         foreach (var shardId in prefix)
         {
@@ -89,7 +91,7 @@ internal sealed partial class ShardChain
             RetireReadHandle(shardId);
             try
             {
-                _storage.Delete(ManifestCollection.ShardFileName(_entry.Id, shardId));
+                _storage.Delete(StoreFileNames.Shard(_collectionId, shardId));
             }
             catch (IOException)
             {
@@ -114,16 +116,17 @@ internal sealed partial class ShardChain
         var handedOut = _entry.NextShardId;
         foreach (var name in _storage.List())
         {
-            if (!ManifestCollection.TryParseShardFileName(name, CompactingSuffix, out var collectionId, out var id) || collectionId != _entry.Id)
+            if (!StoreFileNames.TryParseShard(name, out var collectionId, out var id) || collectionId != _collectionId)
             {
                 continue;
             }
 
             if (id >= handedOut)
             {
-                _entry.NextShardId = Math.Max(_entry.NextShardId, id + 1);
+                _manifest.MoveShardIdsPast(_collectionId, id);
+                Refresh();
             }
-            else if (!listed.Contains(id) || name.EndsWith(CompactingSuffix, StringComparison.Ordinal))
+            else if (!listed.Contains(id) || StoreFileNames.IsCompacting(name))
             {
                 _storage.Delete(name);
                 RemovedFiles.Add(name);

@@ -27,11 +27,11 @@ internal sealed partial class ShardChain
     public void Scan(bool sealActive)
     {
         ulong lastSequence = 0;
-        _scanner = new ShardScanner(_entry.Id);
+        _scanner = new ShardScanner(_collectionId);
         for (var i = 0; i < _entry.Shards.Count; i++)
         {
             var shardId = _entry.Shards[i];
-            var name = ManifestCollection.ShardFileName(_entry.Id, shardId);
+            var name = StoreFileNames.Shard(_collectionId, shardId);
             if (!_storage.Exists(name))
             {
                 throw new CorruptStoreException(ShardPath(shardId), "the manifest lists this shard but the file is missing");
@@ -105,7 +105,7 @@ internal sealed partial class ShardChain
         }
 
         var header = ShardHeader.TryRead(bytes[..read], out var problem) ?? throw new CorruptBlockException(path, 0, problem ?? "bad shard header");
-        if (header.CollectionId != _entry.Id || header.ShardId != shardId)
+        if (header.CollectionId != _collectionId || header.ShardId != shardId)
         {
             throw new CorruptBlockException(path, 0, $"the shard header names collection {header.CollectionId} shard {header.ShardId}");
         }

@@ -44,7 +44,7 @@ internal sealed partial class ShardChain
 
         var header = BlockHeader.TryRead(bytes, out var problem)
             ?? throw new CorruptBlockException(path, location.BlockOffset, problem ?? "bad block header");
-        if (header.BlockLength != bytes.Length || header.ShardId != location.ShardId || header.CollectionId != _entry.Id)
+        if (header.BlockLength != bytes.Length || header.ShardId != location.ShardId || header.CollectionId != _collectionId)
         {
             throw new CorruptBlockException(path, location.BlockOffset, "the block holding a large value is not where it was written");
         }
@@ -64,7 +64,7 @@ internal sealed partial class ShardChain
                 return cached;
             }
 
-            var opened = _storage.OpenRead(ManifestCollection.ShardFileName(_entry.Id, shardId));
+            var opened = _storage.OpenRead(StoreFileNames.Shard(_collectionId, shardId));
             if (!_readHandles.TryAdd(shardId, opened))
             {
                 // Another reader cached one first: use that.

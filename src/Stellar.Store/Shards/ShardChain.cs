@@ -10,7 +10,9 @@ namespace Stellar.Store.Shards;
 /// </summary>
 /// <remarks>
 /// Thread safety: single-writer by contract. The collection's writer calls <see cref="Reserve"/>,
-/// <see cref="Append"/>, <see cref="EndGroup"/> and <see cref="Flush"/>, never two at once; nothing here locks.
+/// <see cref="Append"/>, <see cref="EndGroup"/> and <see cref="Flush"/>, never two at once; nothing here locks. Shard
+/// ids and every change to the manifest are requests to <see cref="ManifestStore"/>, which serializes them with the
+/// other collections' requests.
 /// </remarks>
 internal sealed partial class ShardChain : IDisposable
 {
@@ -18,8 +20,8 @@ internal sealed partial class ShardChain : IDisposable
     private const int BufferedModeLimit = 1 << 20;
 
     private readonly IStorage _storage;
-    private readonly ManifestCollection _entry;
-    private readonly ManifestChange _changeManifest;
+    private readonly ManifestStore _manifest;
+    private readonly uint _collectionId;
     private readonly long _maxShardBytes;
     private readonly Durability _durability;
     private readonly Dictionary<uint, IStorageFile> _files = new();
@@ -37,14 +39,23 @@ internal sealed partial class ShardChain : IDisposable
     /// <summary>The sequence of the last block in the active shard, null while it holds none.</summary>
     private ulong? _activeLastSequence;
 
-    public ShardChain(IStorage storage, ManifestCollection entry, ManifestChange changeManifest, long maxShardBytes, Durability durability)
+    /// <summary>
+    /// This collection's manifest entry as last published by <see cref="ManifestStore"/>: only this chain's requests
+    /// replace it, so it is read here without the manifest's lock and refreshed after every request, whether or not
+    /// the request threw (a replace that throws is not undone).
+    /// </summary>
+    private ManifestCollection _entry;
+
+    /// <summary>The chain of collection <paramref name="collectionId"/>, whose manifest entry <paramref name="manifest"/> owns.</summary>
+    public ShardChain(IStorage storage, ManifestStore manifest, uint collectionId, long maxShardBytes, Durability durability)
     {
         _storage = storage;
-        _entry = entry;
-        _changeManifest = changeManifest;
+        _manifest = manifest;
+        _collectionId = collectionId;
+        _entry = manifest.Collection(collectionId);
         _maxShardBytes = maxShardBytes;
         _durability = durability;
-        foreach (var (shardId, details) in entry.ShardDetails)
+        foreach (var (shardId, details) in _entry.ShardDetails)
         {
             if (details.Salt is { } salt)
             {
@@ -54,7 +65,7 @@ internal sealed partial class ShardChain : IDisposable
     }
 
     /// <summary>The collection id every block of this chain carries.</summary>
-    public uint CollectionId => _entry.Id;
+    public uint CollectionId => _collectionId;
 
     /// <summary>The next block sequence to hand out.</summary>
     public ulong NextSequence { get; private set; } = 1;
@@ -88,8 +99,9 @@ internal sealed partial class ShardChain : IDisposable
 
         if (_reservedShard == 0 || _mustRoll || (_reservedLength > ShardHeader.Size && _reservedLength + maxBlockLength > _maxShardBytes))
         {
-            _reservedShard = _entry.NextShardId++;
-            _salts[_reservedShard] = ShardHeader.New(_entry.Id, _reservedShard).Salt;
+            _reservedShard = _manifest.ReserveShardId(_collectionId);
+            Refresh();
+            _salts[_reservedShard] = ShardHeader.New(_collectionId, _reservedShard).Salt;
             _reservedLength = ShardHeader.Size;
             _mustRoll = false;
         }
@@ -196,13 +208,13 @@ internal sealed partial class ShardChain : IDisposable
 
     private long ActiveLength => (_files.TryGetValue(ActiveShardId, out var file) ? file.Length : 0) + _buffer.Length;
 
-    private string ShardPath(uint shardId) => Path.Combine(_storage.Location, ManifestCollection.ShardFileName(_entry.Id, shardId));
+    private string ShardPath(uint shardId) => Path.Combine(_storage.Location, StoreFileNames.Shard(_collectionId, shardId));
 
     private IStorageFile File(uint shardId)
     {
         if (!_files.TryGetValue(shardId, out var file))
         {
-            file = _storage.Open(ManifestCollection.ShardFileName(_entry.Id, shardId));
+            file = _storage.Open(StoreFileNames.Shard(_collectionId, shardId));
             _files[shardId] = file;
         }
 
@@ -228,8 +240,7 @@ internal sealed partial class ShardChain : IDisposable
         // block goes in, so a crash at any point leaves either an unlisted file or a listed shard with its header. A
         // file already there with data is not ours to replace (open moves the next id past every file it finds):
         // refuse, delete nothing.
-        var name = ManifestCollection.ShardFileName(_entry.Id, shardId);
-        var file = _storage.Open(name);
+        var file = _storage.Open(StoreFileNames.Shard(_collectionId, shardId));
         if (file.Length > 0)
         {
             file.Dispose();
@@ -238,29 +249,24 @@ internal sealed partial class ShardChain : IDisposable
         }
 
         _files[shardId] = file;
-        file.Append(new ShardHeader(_entry.Id, shardId, _salts[shardId]).ToArray());
+        file.Append(new ShardHeader(_collectionId, shardId, _salts[shardId]).ToArray());
         file.FlushToDisk();
 
-        // New collections, not changes in place: another collection may be serializing the manifest right now. Not
-        // undone when the replace throws (see ManifestChange): the writer faults.
-        var details = new Dictionary<uint, ManifestShard>(_entry.ShardDetails)
+        // Not undone when the replace throws (see ManifestStore): the exception faults the writer.
+        try
         {
-            [shardId] = new ManifestShard { Salt = _salts[shardId], FirstSequence = firstSequence },
-        };
-        if (sealedLength is { } length && !(_entry.ShardDetails.TryGetValue(sealingId, out var old) && old.IsSealed))
+            _manifest.RollShard(_collectionId, shardId, _salts[shardId], firstSequence, sealedLength, _activeLastSequence);
+        }
+        finally
         {
-            details[sealingId] = new ManifestShard
-            {
-                Salt = old?.Salt,
-                FirstSequence = old?.FirstSequence,
-                SealedLength = length,
-                LastSequence = _activeLastSequence,
-            };
+            Refresh();
         }
 
-        _changeManifest(() => (_entry.Shards, _entry.ShardDetails) = ([.. _entry.Shards, shardId], details));
         _activeLastSequence = null;
     }
+
+    /// <summary>Reads this collection's entry again after a request to the manifest changed it.</summary>
+    private void Refresh() => _entry = _manifest.Collection(_collectionId);
 
     private void DrainBuffer()
     {

@@ -44,14 +44,14 @@ public sealed class KeyOptionsTests : IDisposable
         // The count is checked before any key work, so not even a manifest signed with the store's key gets past it.
         var manifest = new Manifest { Encryption = info with { Iterations = iterations }, MacKey = Manifest.DeriveMacKey(masterKey) };
         var bytes = manifest.Serialize();
-        await File.WriteAllBytesAsync(Path.Combine(path, Manifest.FileName), bytes);
+        await File.WriteAllBytesAsync(Path.Combine(path, StoreFileNames.Manifest), bytes);
 
         var open = StellarStore.OpenAsync(path, new StoreOptions { EncryptionPassphrase = Passphrase });
         var error = await Assert.ThrowsAsync<CorruptStoreException>(() => open.WaitAsync(HangGuard));
 
-        Assert.Equal(Path.Combine(path, Manifest.FileName), error.Path);
+        Assert.Equal(Path.Combine(path, StoreFileNames.Manifest), error.Path);
         Assert.Contains("iteration", error.Message, StringComparison.OrdinalIgnoreCase);
-        Assert.Equal(bytes, await File.ReadAllBytesAsync(Path.Combine(path, Manifest.FileName)));
+        Assert.Equal(bytes, await File.ReadAllBytesAsync(Path.Combine(path, StoreFileNames.Manifest)));
     }
 
     [Fact]

@@ -27,12 +27,13 @@ public sealed class ParallelEncodeOrderTests
         const int Writes = 20_000;
         const int Keys = 50;
         var storage = new MemoryStorage();
-        var entry = new ManifestCollection { Name = "ordered", Id = 1, KeyType = "int", ValueType = nameof(Versioned) };
+        var manifest = ManifestStore.Open(storage, storage.Location, new StoreOptions(), out _);
+        var id = manifest.GetOrAddCollection("ordered", "int", nameof(Versioned)).Id;
         using var cipher = new AesGcmBlockCipher(Key);
         var codec = new BlockCodec(new Lz4Compressor(), new Lz4Compressor(), cipher);
         var padding = CodecPayloads.EnglishLikeText(300, seed: 1);
 
-        using (var chain = new ShardChain(storage, entry, static change => change(), 1024 * 1024, Durability.WriteThrough))
+        using (var chain = new ShardChain(storage, manifest, id, 1024 * 1024, Durability.WriteThrough))
         {
             var engine = new CollectionEngine<int, Versioned>("ordered", chain, codec, parallelism: 4, maxShardBytes: 1024 * 1024, compactionThreshold: 0, largeValueBytes: 16 * 1024);
             engine.Load();
@@ -46,8 +47,9 @@ public sealed class ParallelEncodeOrderTests
             AssertLastWritesWin(engine.Map, Writes, Keys);
         }
 
-        Assert.True(entry.Shards.Count > 3, $"the group spans {entry.Shards.Count} shards");
-        using (var chain = new ShardChain(storage, entry, static change => change(), 1024 * 1024, Durability.WriteThrough))
+        var shards = manifest.Collection(id).Shards.Count;
+        Assert.True(shards > 3, $"the group spans {shards} shards");
+        using (var chain = new ShardChain(storage, manifest, id, 1024 * 1024, Durability.WriteThrough))
         {
             chain.Scan(sealActive: true);
             Assert.True(chain.Blocks.Count > 40, $"the group made {chain.Blocks.Count} blocks");

@@ -196,7 +196,7 @@ public sealed class RecordEvolutionTests
             store.GetCollection<(int X, int Y), Dictionary<string, Hero>>("maps", _ => (0, 0));
         }
 
-        var maps = Manifest.Parse(storage.ReadAllBytes(Manifest.FileName), Manifest.FileName).Collections.Single();
+        var maps = Manifest.Parse(storage.ReadAllBytes(StoreFileNames.Manifest), StoreFileNames.Manifest).Collections.Single();
         Assert.Equal("System.ValueTuple`2[System.Int32,System.Int32]", maps.KeyType);
         Assert.Equal("System.Collections.Generic.Dictionary`2[System.String,Stellar.Store.Tests.Codecs.Evolution.Hero]", maps.ValueType);
     }

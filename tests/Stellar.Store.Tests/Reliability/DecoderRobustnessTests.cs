@@ -86,7 +86,7 @@ public sealed class DecoderRobustnessTests : IDisposable
         }
 
         var files = storage.List().ToDictionary(name => name, storage.ReadAllBytes);
-        var manifest = Manifest.Parse(files[Manifest.FileName], Manifest.FileName);
+        var manifest = Manifest.Parse(files[StoreFileNames.Manifest], StoreFileNames.Manifest);
         var masterKey = manifest.Encryption is null ? null : KeyMaterial.Unlock(manifest.Encryption, Key, null);
         var cipher = masterKey is null ? null : new AesGcmBlockCipher(masterKey);
         var codec = new BlockCodec(compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
@@ -132,9 +132,9 @@ public sealed class DecoderRobustnessTests : IDisposable
         {
             var random = new Random(seed);
             var template = templates[seed % templates.Length];
-            var manifest = MutateManifest(template.Files[Manifest.FileName], template.MacKey, random, out var what, out var resealed);
+            var manifest = MutateManifest(template.Files[StoreFileNames.Manifest], template.MacKey, random, out var what, out var resealed);
             var context = string.Create(CultureInfo.InvariantCulture, $"manifest seed {seed} ({template.Name}: {what}; rerun with STELLAR_SEED={seed})");
-            var files = new Dictionary<string, byte[]>(template.Files) { [Manifest.FileName] = manifest };
+            var files = new Dictionary<string, byte[]>(template.Files) { [StoreFileNames.Manifest] = manifest };
             var outcome = await RunCaseAsync(files, template, context, expectBlockDamage: false, resealed ? DecoderOutcome.Damage.ResealedManifest : DecoderOutcome.Damage.Unsealed);
             outcomes[outcome] = outcomes.GetValueOrDefault(outcome) + 1;
         }
@@ -179,7 +179,7 @@ public sealed class DecoderRobustnessTests : IDisposable
         // Found by the manifest mutations above: each of these threw NullReferenceException, ArgumentNullException
         // or InvalidDataException from the open instead of the documented CorruptStoreException.
         var template = (await TemplatesAsync())[3];
-        var body = ManifestSurgery.Body(template.Files[Manifest.FileName]);
+        var body = ManifestSurgery.Body(template.Files[StoreFileNames.Manifest]);
         var root = JsonNode.Parse(body)!.AsObject();
         var collections = root["Collections"]!.AsArray();
         switch (edit)
@@ -197,16 +197,16 @@ public sealed class DecoderRobustnessTests : IDisposable
             default: root["Encryption"]!["Kdf"] = null; break;
         }
 
-        var manifest = ManifestSurgery.Reseal(template.Files[Manifest.FileName], Encoding.UTF8.GetBytes(root.ToJsonString()), template.MacKey);
+        var manifest = ManifestSurgery.Reseal(template.Files[StoreFileNames.Manifest], Encoding.UTF8.GetBytes(root.ToJsonString()), template.MacKey);
 
         var storage = new MemoryStorage();
         foreach (var (name, bytes) in template.Files)
         {
-            storage.ReplaceAtomically(name, name == Manifest.FileName ? manifest : bytes);
+            storage.ReplaceAtomically(name, name == StoreFileNames.Manifest ? manifest : bytes);
         }
 
         var error = await Assert.ThrowsAsync<CorruptStoreException>(() => StellarStore.OpenAsync(storage, template.Options));
-        Assert.EndsWith(Manifest.FileName, error.Path, StringComparison.Ordinal);
+        Assert.EndsWith(StoreFileNames.Manifest, error.Path, StringComparison.Ordinal);
     }
 
     /// <summary>Opens the files on a fresh storage and loads both collections, on a thread of its own, bounded in time.</summary>
@@ -295,7 +295,7 @@ public sealed class DecoderRobustnessTests : IDisposable
         var documented = e switch
         {
             CorruptBlockException block => block.Path.EndsWith(".shard", StringComparison.Ordinal),
-            CorruptStoreException store => store.Path.EndsWith(".shard", StringComparison.Ordinal) || (!expectBlockDamage && store.Path.EndsWith(Manifest.FileName, StringComparison.Ordinal)),
+            CorruptStoreException store => store.Path.EndsWith(".shard", StringComparison.Ordinal) || (!expectBlockDamage && store.Path.EndsWith(StoreFileNames.Manifest, StringComparison.Ordinal)),
             IncompatibleFormatException or WrongKeyException => atOpen && !expectBlockDamage,
 
             // A manifest edited to name other types for a collection: GetCollection's documented mismatch.

@@ -75,7 +75,7 @@ public sealed class ChainIntegrityTests : IDisposable
         var path = _dir.Sub("store");
         var options = Options(encrypted: true, maxShardBytes: 64 * 1024);
         await WriteShardsAsync(path, options);
-        var manifestPath = Path.Combine(path, Manifest.FileName);
+        var manifestPath = Path.Combine(path, StoreFileNames.Manifest);
         var manifest = File.ReadAllBytes(manifestPath);
 
         // Drop the newest shard from the chain, as someone rolling back one player's progress would, and fix the CRC.
@@ -129,7 +129,7 @@ public sealed class ChainIntegrityTests : IDisposable
         var path = _dir.Sub("store");
         var options = Options(encrypted: true, maxShardBytes: 64 * 1024);
         await WriteShardsAsync(path, options);
-        var manifestPath = Path.Combine(path, Manifest.FileName);
+        var manifestPath = Path.Combine(path, StoreFileNames.Manifest);
         var older = File.ReadAllBytes(manifestPath);
         ulong latest;
         await using (var store = await StellarStore.OpenAsync(path, options))

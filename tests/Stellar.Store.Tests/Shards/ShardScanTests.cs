@@ -125,9 +125,8 @@ public sealed class ShardScanTests : IDisposable
     /// <summary>The chain of the store's only collection, as open builds it.</summary>
     private static ShardChain Chain(FileStorage storage)
     {
-        var manifest = Manifest.Parse(storage.ReadAllBytes(Manifest.FileName), Manifest.FileName);
-        var entry = manifest.Collections.Single();
-        return new ShardChain(storage, entry, change => change(), 64L << 20, Durability.WriteThrough);
+        var manifest = ManifestStore.Open(storage, storage.Location, new StoreOptions(), out _);
+        return new ShardChain(storage, manifest, manifest.Collections.Single().Id, 64L << 20, Durability.WriteThrough);
     }
 
     /// <summary>Writes <paramref name="count"/> chunks of random bytes, one block each, and returns them by id.</summary>

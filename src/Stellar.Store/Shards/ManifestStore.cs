@@ -1,0 +1,382 @@
+using System.Diagnostics;
+using Stellar.Store.Codecs;
+using Stellar.Store.Format;
+using Stellar.Store.Storage;
+
+namespace Stellar.Store.Shards;
+
+/// <summary>
+/// The one owner of the store's manifest: it reads it at open (authenticating an encrypted store's), keeps it in
+/// memory, hands out collection and shard ids, records what is known of each shard, and applies every change as one
+/// step with the atomic replace of the file (generation one on, signed when the store is encrypted). Shard chains and
+/// compaction send it requests; no other type changes a <see cref="ManifestCollection"/>.
+/// </summary>
+/// <remarks>
+/// <para>Thread safety: every member may be called from any thread. Collections roll shards and compact on their own
+/// threads, and unserialized, two replaces would race on the temporary file, so every request holds one lock from its
+/// change to the end of its replace. Entries are immutable and replaced whole, so a chain reads its own entry without
+/// the lock.</para>
+/// <para>Outcome unknown: a replace that throws may have taken effect (the rename happened and only the directory
+/// fsync failed), so its change is never undone: memory keeps the new state, the generation stays advanced, and the
+/// exception propagates to the collection whose request it was, which faults and deletes nothing that either
+/// manifest could name. Memory stays a state that is safe to write: a request names only files already complete on
+/// disk, and the manifest is written whole, so the next replace (whichever collection's) carries the change too,
+/// which is as correct as the replace having worked.</para>
+/// </remarks>
+internal sealed class ManifestStore
+{
+    private readonly IStorage _storage;
+    private readonly string _path;
+    private readonly Manifest _manifest;
+    private readonly object _lock = new();
+
+    /// <summary>Collections added whose replace threw, while no replace since has worked: saved again when asked for.</summary>
+    private readonly HashSet<string> _unsaved = new(StringComparer.Ordinal);
+
+    /// <summary>Past every collection id the directory's shard files use (see <see cref="AdoptDirectory"/>).</summary>
+    private uint _nextCollectionId = 1;
+    private bool _closed;
+
+    private ManifestStore(IStorage storage, string path, Manifest manifest)
+    {
+        _storage = storage;
+        _path = path;
+        _manifest = manifest;
+        OpenedGeneration = manifest.Generation;
+    }
+
+    /// <summary>The generation of the manifest found at open (0 for a new store), before open rewrote it.</summary>
+    public ulong OpenedGeneration { get; }
+
+    /// <summary>The generation of the manifest now: one more with every replace, whether or not it reported success.</summary>
+    public ulong Generation
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _manifest.Generation;
+            }
+        }
+    }
+
+    /// <summary>Every collection's current entry.</summary>
+    public IReadOnlyList<ManifestCollection> Collections
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _manifest.Collections.ToArray();
+            }
+        }
+    }
+
+    /// <summary>
+    /// Reads the manifest in <paramref name="storage"/>, or creates one when the directory holds none, and unlocks it
+    /// with the key or passphrase of <paramref name="options"/>; returns in <paramref name="masterKey"/> the store's
+    /// master key (null for a plain store), which the caller zeroes. A manifest of an older format, of another
+    /// compression or a new one is written at once (signed, if the store is encrypted), before anything can change it.
+    /// </summary>
+    /// <exception cref="WrongKeyException">The key or passphrase does not match the store's encryption.</exception>
+    /// <exception cref="CorruptStoreException">The manifest is damaged, or missing while shard files are there.</exception>
+    /// <exception cref="IncompatibleFormatException">The manifest was written by a newer format.</exception>
+    public static ManifestStore Open(IStorage storage, string directory, StoreOptions options, out byte[]? masterKey)
+    {
+        masterKey = null;
+        var path = Path.Combine(directory, StoreFileNames.Manifest);
+        var exists = storage.Exists(StoreFileNames.Manifest);
+        var key = KeyMaterial.CopyKey(options.EncryptionKey);
+        Manifest? manifest = null;
+        try
+        {
+            if (exists)
+            {
+                manifest = Manifest.Parse(storage.ReadAllBytes(StoreFileNames.Manifest), path);
+                masterKey = Unlock(manifest, key, options.EncryptionPassphrase, directory, path);
+            }
+            else
+            {
+                // Shards without a manifest are a damaged store, not an empty one: a new manifest would hide their
+                // data, and the first write would overwrite the first shard.
+                if (storage.List().Any(StoreFileNames.HasShardExtension))
+                {
+                    throw new CorruptStoreException(path, "the manifest is missing but the directory holds shard files");
+                }
+
+                manifest = new Manifest();
+                if (key is not null || options.EncryptionPassphrase is not null)
+                {
+                    (manifest.Encryption, masterKey) = KeyMaterial.Create(key, options.EncryptionPassphrase, options.PassphraseIterations);
+                    manifest.MacKey = Manifest.DeriveMacKey(masterKey);
+                }
+            }
+
+            // Blocks say how they were compressed, so the option may change between opens; it applies to new blocks.
+            var store = new ManifestStore(storage, path, manifest);
+            if (manifest.Compression != (byte)options.Compression || !exists || manifest.FormatVersion < Manifest.CurrentFormatVersion)
+            {
+                lock (store._lock)
+                {
+                    manifest.Compression = (byte)options.Compression;
+                    store.Replace();
+                }
+            }
+
+            return store;
+        }
+        catch
+        {
+            KeyMaterial.Zero(manifest?.MacKey);
+            throw;
+        }
+        finally
+        {
+            KeyMaterial.Zero(key);
+        }
+    }
+
+    /// <summary>
+    /// At open, once every chain removed its obsolete files: moves the next collection id past every collection id
+    /// the directory's shard files use (a manifest older than its shards must not give a new collection the files of
+    /// one it lost), and returns the files the manifest does not name, in ordinal order.
+    /// </summary>
+    public string[] AdoptDirectory()
+    {
+        var files = _storage.List();
+        lock (_lock)
+        {
+            var known = new HashSet<string>(StringComparer.Ordinal) { StoreFileNames.Manifest, StoreFileNames.Lock };
+            foreach (var entry in _manifest.Collections)
+            {
+                known.UnionWith(entry.Shards.Select(s => StoreFileNames.Shard(entry.Id, s)));
+            }
+
+            _nextCollectionId = files.Select(f => StoreFileNames.TryParseShard(f, out var id, out _) ? id : 0).Append(0u).Max() + 1;
+            return files.Where(f => !known.Contains(f)).Order(StringComparer.Ordinal).ToArray();
+        }
+    }
+
+    /// <summary>The current entry of collection <paramref name="collectionId"/>.</summary>
+    public ManifestCollection Collection(uint collectionId)
+    {
+        lock (_lock)
+        {
+            return Find(collectionId);
+        }
+    }
+
+    /// <summary>
+    /// The entry of collection <paramref name="name"/>, added and saved when there is none yet (with an id past every
+    /// collection id in use), or saved again when its earlier save threw and nothing has saved since.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The collection exists with other key or value types.</exception>
+    public ManifestCollection GetOrAddCollection(string name, string keyType, string valueType)
+    {
+        lock (_lock)
+        {
+            ThrowIfClosed();
+            var entry = _manifest.Collections.Find(c => c.Name == name);
+            if (entry is null)
+            {
+                var id = _manifest.Collections.Count == 0 ? 1 : _manifest.Collections.Max(c => c.Id) + 1;
+                entry = new ManifestCollection { Name = name, Id = Math.Max(id, _nextCollectionId), KeyType = keyType, ValueType = valueType };
+                _manifest.Collections.Add(entry);
+                _unsaved.Add(name);
+                Replace();
+            }
+            else if (entry.KeyType != keyType || entry.ValueType != valueType)
+            {
+                throw new InvalidOperationException(
+                    $"Collection '{name}' holds {entry.KeyType} -> {entry.ValueType}; it was asked for as {keyType} -> {valueType}.");
+            }
+            else if (_unsaved.Contains(name))
+            {
+                Replace();
+            }
+
+            return entry;
+        }
+    }
+
+    /// <summary>
+    /// Hands out the next shard id of a collection for a shard it plans. Kept in memory only: the replace that lists
+    /// the shard (<see cref="RollShard"/>) makes it durable, and an id handed out but never listed is simply skipped.
+    /// </summary>
+    public uint ReserveShardId(uint collectionId)
+    {
+        lock (_lock)
+        {
+            ThrowIfClosed();
+            var entry = Find(collectionId);
+            Publish(Copy(entry, nextShardId: entry.NextShardId + 1));
+            return entry.NextShardId;
+        }
+    }
+
+    /// <summary>
+    /// Hands out <paramref name="count"/> consecutive shard ids of a collection and makes that durable before any of
+    /// them is used (a compaction's outputs: so that no nonce is ever reused, even after a crash). Returns the first.
+    /// </summary>
+    public uint ReserveShardIds(uint collectionId, int count)
+    {
+        Debug.Assert(count > 0, "a reservation takes at least one id");
+        lock (_lock)
+        {
+            ThrowIfClosed();
+            var entry = Find(collectionId);
+            Publish(Copy(entry, nextShardId: entry.NextShardId + (uint)count));
+            Replace();
+            return entry.NextShardId;
+        }
+    }
+
+    /// <summary>
+    /// Lists a new active shard <paramref name="shardId"/> (its file and header already durable), with its salt and
+    /// first block sequence, and seals the shard it follows when <paramref name="sealedLength"/> is given (that
+    /// shard's whole length on disk, and <paramref name="lastSequence"/> its last block).
+    /// </summary>
+    public void RollShard(uint collectionId, uint shardId, byte[] salt, ulong firstSequence, long? sealedLength, ulong? lastSequence)
+    {
+        lock (_lock)
+        {
+            ThrowIfClosed();
+            var entry = Find(collectionId);
+            Debug.Assert(shardId < entry.NextShardId && !entry.Shards.Contains(shardId), "a new shard's id was handed out and is not listed yet");
+            var details = new Dictionary<uint, ManifestShard>(entry.ShardDetails)
+            {
+                [shardId] = new ManifestShard { Salt = salt, FirstSequence = firstSequence },
+            };
+            if (sealedLength is { } length && entry.Shards.Count > 0)
+            {
+                var sealingId = entry.Shards[^1];
+                if (!(entry.ShardDetails.TryGetValue(sealingId, out var old) && old.IsSealed))
+                {
+                    details[sealingId] = new ManifestShard { Salt = old?.Salt, FirstSequence = old?.FirstSequence, SealedLength = length, LastSequence = lastSequence };
+                }
+            }
+
+            Publish(Copy(entry, shards: [.. entry.Shards, shardId], details: details));
+            Replace();
+        }
+    }
+
+    /// <summary>
+    /// A compaction's swap: lists <paramref name="outputs"/> (complete, flushed, sealed shard files described by
+    /// <paramref name="outputDetails"/>) in place of the compacted <paramref name="prefix"/> of the chain, in one
+    /// replace. Refused, with nothing changed, when the chain no longer starts with <paramref name="prefix"/>.
+    /// </summary>
+    public void ReplaceChain(uint collectionId, IReadOnlyList<uint> prefix, IReadOnlyList<uint> outputs, IReadOnlyDictionary<uint, ManifestShard> outputDetails)
+    {
+        lock (_lock)
+        {
+            ThrowIfClosed();
+            var entry = Find(collectionId);
+            if (!entry.Shards.Take(prefix.Count).SequenceEqual(prefix))
+            {
+                throw new InvalidOperationException("The shard chain changed under a compaction.");
+            }
+
+            Debug.Assert(outputs.All(id => outputDetails.TryGetValue(id, out var d) && d.IsSealed && id < entry.NextShardId), "every output shard was handed out, is described and sealed");
+            var shards = outputs.Concat(entry.Shards.Skip(prefix.Count)).ToArray();
+            var details = entry.ShardDetails.Where(d => !prefix.Contains(d.Key)).Concat(outputs.Select(id => KeyValuePair.Create(id, outputDetails[id])))
+                .ToDictionary(d => d.Key, d => d.Value);
+            Publish(Copy(entry, shards: shards, details: details));
+            Replace();
+        }
+    }
+
+    /// <summary>
+    /// At open: moves a collection's next shard id past <paramref name="shardId"/>, a file the manifest never handed
+    /// out (a rolled-back manifest), so that no id is handed out twice. Kept in memory; the next replace saves it.
+    /// </summary>
+    public void MoveShardIdsPast(uint collectionId, uint shardId)
+    {
+        lock (_lock)
+        {
+            var entry = Find(collectionId);
+            if (shardId >= entry.NextShardId)
+            {
+                Publish(Copy(entry, nextShardId: shardId + 1));
+            }
+        }
+    }
+
+    /// <summary>At the store's close: refuses every later request and zeroes the key that signs the manifest.</summary>
+    public void Close()
+    {
+        lock (_lock)
+        {
+            _closed = true;
+            KeyMaterial.Zero(_manifest.MacKey);
+        }
+    }
+
+    private static byte[]? Unlock(Manifest manifest, byte[]? key, string? passphrase, string directory, string path)
+    {
+        if (manifest.Encryption is null)
+        {
+            return key is not null || passphrase is not null
+                ? throw new WrongKeyException($"Store '{directory}' is not encrypted, but an encryption key or passphrase was given.")
+                : null;
+        }
+
+        byte[] masterKey;
+        try
+        {
+            masterKey = KeyMaterial.Unlock(manifest.Encryption, key, passphrase);
+        }
+        catch (InvalidDataException e)
+        {
+            throw new CorruptStoreException(path, $"the manifest's encryption parameters are damaged: {e.Message}", e);
+        }
+
+        var macKey = Manifest.DeriveMacKey(masterKey);
+        try
+        {
+            manifest.Authenticate(macKey, path);
+            return masterKey;
+        }
+        catch
+        {
+            KeyMaterial.Zero(macKey);
+            KeyMaterial.Zero(masterKey);
+            throw;
+        }
+    }
+
+    private static ManifestCollection Copy(ManifestCollection entry, IReadOnlyList<uint>? shards = null,
+        IReadOnlyDictionary<uint, ManifestShard>? details = null, uint? nextShardId = null) => new()
+    {
+        Name = entry.Name,
+        Id = entry.Id,
+        KeyType = entry.KeyType,
+        ValueType = entry.ValueType,
+        Shards = shards ?? entry.Shards,
+        ShardDetails = details ?? entry.ShardDetails,
+        NextShardId = nextShardId ?? entry.NextShardId,
+    };
+
+    private ManifestCollection Find(uint collectionId)
+    {
+        Debug.Assert(Monitor.IsEntered(_lock), "entries are read under the manifest's lock");
+        return _manifest.Collections.Find(c => c.Id == collectionId)
+            ?? throw new InvalidOperationException($"The manifest has no collection {collectionId}.");
+    }
+
+    private void Publish(ManifestCollection entry)
+    {
+        Debug.Assert(Monitor.IsEntered(_lock), "entries are replaced under the manifest's lock");
+        _manifest.Collections[_manifest.Collections.FindIndex(c => c.Id == entry.Id)] = entry;
+    }
+
+    /// <summary>Replaces the manifest file with memory's state. Not undone when it throws: see the remarks above.</summary>
+    private void Replace()
+    {
+        Debug.Assert(Monitor.IsEntered(_lock), "two replaces would race on the temporary file");
+        _storage.ReplaceAtomically(StoreFileNames.Manifest, _manifest.Serialize());
+        _unsaved.Clear();
+    }
+
+    private void ThrowIfClosed() => ObjectDisposedException.ThrowIf(_closed, this);
+}
