@@ -1,5 +1,4 @@
 using Stellar.Store.Format;
-using Stellar.Store.Storage;
 
 namespace Stellar.Store.Shards;
 
@@ -7,9 +6,6 @@ internal sealed partial class ShardChain
 {
     /// <summary>The suffix of a compaction output shard until it is complete and flushed.</summary>
     public const string CompactingSuffix = ".compacting";
-
-    /// <summary>The storage the shards live in (compaction writes its output shards there directly).</summary>
-    public IStorage Storage => _storage;
 
     /// <summary>The shard files removed at open (by <see cref="RemoveObsoleteFiles"/>) because the manifest no longer lists them.</summary>
     public List<string> RemovedFiles { get; } = new();
