@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Akka.Actor;
 
 namespace Stellar.Store.Actors;
@@ -59,6 +60,7 @@ public sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
 
     private void StartGroup()
     {
+        Debug.Assert(!_busy && _inFlight.Count == 0, "one group at a time: the last one has its outcome");
         // A group whose every write was rejected commits nothing, so the next writes in the queue form the group.
         while (_inFlight.Count == 0 && _queued.Count > 0)
         {
@@ -107,6 +109,7 @@ public sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
 
     private void OnGroupDone(Exception? cause)
     {
+        Debug.Assert(_busy && _inFlight.Count > 0, "an outcome comes only for a group in flight, which holds a write");
         _busy = false;
         if (cause is null)
         {
