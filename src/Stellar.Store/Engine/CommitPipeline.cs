@@ -47,11 +47,12 @@ internal sealed class CommitPipeline<TKey, TValue>
     /// </summary>
     public void Check(IReadOnlyList<StagedBlock<TKey, TValue>> blocks)
     {
-        foreach (var block in blocks)
+        // Indexed, not foreach: a foreach over the interface would box an enumerator on every commit.
+        for (var i = 0; i < blocks.Count; i++)
         {
-            if (block.Bytes > _maxBlockBytes)
+            if (blocks[i].Bytes > _maxBlockBytes)
             {
-                throw new InvalidOperationException($"A staged block of {block.Bytes} bytes exceeds the block limit of {_maxBlockBytes} bytes; nothing was written.");
+                throw new InvalidOperationException($"A staged block of {blocks[i].Bytes} bytes exceeds the block limit of {_maxBlockBytes} bytes; nothing was written.");
             }
         }
     }
