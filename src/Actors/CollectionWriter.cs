@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Akka.Actor;
 
 namespace Stellar.Store.Actors;
@@ -7,7 +8,7 @@ namespace Stellar.Store.Actors;
 /// checks preconditions, so a rejected write costs no I/O), commits the group off its own turn, and completes
 /// the callers' tasks only after the group is durable and published. While a group is being written, the next
 /// one gathers, so a group grows with the number of concurrent callers (group commit), up to a byte bound: a group
-/// takes queued writes in order while their <see cref="WriterProtocol.Append.Bytes"/> fit it (always at least one),
+/// takes queued writes in order while their <see cref="WriterProtocol.Append{TWrite,TResult}.Bytes"/> fit it (always at least one),
 /// and the rest wait for the next group.
 /// </summary>
 /// <remarks>
@@ -15,24 +16,26 @@ namespace Stellar.Store.Actors;
 /// and every later write fails with the sink's fault exception; nothing is acknowledged that was not written, and
 /// the actor does not restart into silently losing writes. Reopening the store recovers.
 /// </remarks>
-internal sealed class CollectionWriter : ReceiveActor
+/// <typeparam name="TWrite">The sink's write type, carried unopened.</typeparam>
+/// <typeparam name="TResult">The sink's result type, handed to the caller unopened.</typeparam>
+internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
 {
-    private readonly ICommitSink _sink;
+    private readonly ICommitSink<TWrite, TResult> _sink;
     private readonly long _maxGroupBytes;
-    private readonly Queue<WriterProtocol.Append> _queued = new();
-    private readonly List<(TaskCompletionSource<object?> Completion, object? Result)> _inFlight = new();
+    private readonly Queue<WriterProtocol.Append<TWrite, TResult>> _queued = new();
+    private readonly List<(TaskCompletionSource<TResult> Completion, TResult Result)> _inFlight = new();
     private readonly List<WriterProtocol.Flush> _flushesAfterGroup = new();
     private WriterProtocol.Close? _closing;
     private Exception? _fault;
     private bool _busy;
 
     /// <summary>Creates the writer over <paramref name="sink"/>, with commit groups of at most <paramref name="maxGroupBytes"/>.</summary>
-    public CollectionWriter(ICommitSink sink, long maxGroupBytes)
+    public CollectionWriter(ICommitSink<TWrite, TResult> sink, long maxGroupBytes)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(maxGroupBytes, 1);
         _sink = sink;
         _maxGroupBytes = maxGroupBytes;
-        Receive<WriterProtocol.Append>(OnAppend);
+        Receive<WriterProtocol.Append<TWrite, TResult>>(OnAppend);
         Receive<WriterProtocol.GroupCommitted>(_ => OnGroupDone(null));
         Receive<WriterProtocol.GroupFailed>(m => OnGroupDone(m.Cause));
         Receive<WriterProtocol.Flush>(OnFlush);
@@ -40,13 +43,7 @@ internal sealed class CollectionWriter : ReceiveActor
         Receive<WriterProtocol.Close>(OnClose);
     }
 
-    /// <summary>Props for a writer over <paramref name="sink"/> with no byte bound on a group.</summary>
-    public static Props Props(ICommitSink sink) => Props(sink, long.MaxValue);
-
-    /// <summary>Props for a writer over <paramref name="sink"/> whose groups take at most <paramref name="maxGroupBytes"/> (at least one write).</summary>
-    public static Props Props(ICommitSink sink, long maxGroupBytes) => Akka.Actor.Props.Create(() => new CollectionWriter(sink, maxGroupBytes));
-
-    private void OnAppend(WriterProtocol.Append append)
+    private void OnAppend(WriterProtocol.Append<TWrite, TResult> append)
     {
         if (_fault is not null || _closing is not null)
         {
@@ -63,6 +60,7 @@ internal sealed class CollectionWriter : ReceiveActor
 
     private void StartGroup()
     {
+        Debug.Assert(!_busy && _inFlight.Count == 0, "one group at a time: the last one has its outcome");
         // A group whose every write was rejected commits nothing, so the next writes in the queue form the group.
         while (_inFlight.Count == 0 && _queued.Count > 0)
         {
@@ -111,6 +109,7 @@ internal sealed class CollectionWriter : ReceiveActor
 
     private void OnGroupDone(Exception? cause)
     {
+        Debug.Assert(_busy && _inFlight.Count > 0, "an outcome comes only for a group in flight, which holds a write");
         _busy = false;
         if (cause is null)
         {

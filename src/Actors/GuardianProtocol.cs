@@ -1,11 +1,27 @@
+using Akka.Actor;
+
 namespace Stellar.Store.Actors;
 
 /// <summary>The messages of <see cref="StoreGuardian"/>.</summary>
 internal static class GuardianProtocol
 {
+    /// <summary>Command: start a writer named <paramref name="Name"/>; the reply is its IActorRef.</summary>
+    public abstract record StartWriter(string Name)
+    {
+        /// <summary>The props of the writer to start, typed by its sink.</summary>
+        internal abstract Props WriterProps();
+    }
+
     /// <summary>
     /// Command: start a writer named <paramref name="Name"/> over <paramref name="Sink"/> whose commit groups take at
-    /// most <paramref name="MaxGroupBytes"/> (see <see cref="CollectionWriter"/>); the reply is its IActorRef.
+    /// most <paramref name="MaxGroupBytes"/> (see <see cref="CollectionWriter{TWrite,TResult}"/>); the reply is its IActorRef.
     /// </summary>
-    public sealed record StartWriter(string Name, ICommitSink Sink, long MaxGroupBytes = long.MaxValue);
+    /// <typeparam name="TWrite">The sink's write type.</typeparam>
+    /// <typeparam name="TResult">The sink's result type.</typeparam>
+    public sealed record StartWriter<TWrite, TResult>(string Name, ICommitSink<TWrite, TResult> Sink, long MaxGroupBytes = long.MaxValue)
+        : StartWriter(Name)
+    {
+        /// <inheritdoc />
+        internal override Props WriterProps() => CollectionWriterProps.Create(Sink, MaxGroupBytes);
+    }
 }

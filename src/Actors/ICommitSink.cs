@@ -4,19 +4,22 @@ namespace Stellar.Store.Actors;
 /// The seam between the writer actor and the engine of one collection. The actor owns ordering and grouping;
 /// the sink owns the meaning of a write and the file format, which the actor never sees.
 /// </summary>
+/// <typeparam name="TWrite">The writes the sink understands: the actor carries them without looking inside, so a
+/// new kind of write is the sink's type to extend and the compiler's to check, never a runtime type test here.</typeparam>
+/// <typeparam name="TResult">What a committed write's caller gets back.</typeparam>
 /// <remarks>
 /// Thread safety: the writer actor never overlaps two calls, so a sink is single-threaded by contract and takes
 /// no locks. <see cref="Stage"/> and <see cref="Discard"/> run on the actor's turn and must be cheap (no I/O);
 /// <see cref="CommitAsync"/> and <see cref="FlushAsync"/> run off it.
 /// </remarks>
-internal interface ICommitSink
+internal interface ICommitSink<in TWrite, TResult>
 {
     /// <summary>
     /// Checks a write's preconditions against the collection as it will be once everything staged so far commits,
     /// and stages it into the current group if they hold. Returns null with the value the caller's task gets when
     /// the group commits, or the exception that rejects the write (nothing stored, nothing else affected).
     /// </summary>
-    Exception? Stage(object write, out object? result);
+    Exception? Stage(TWrite write, out TResult result);
 
     /// <summary>
     /// Writes every staged write as one group, makes it as durable as the store's mode promises, and publishes

@@ -11,7 +11,7 @@ internal sealed class StoreGuardian : ReceiveActor
     /// <summary>Creates the guardian.</summary>
     public StoreGuardian()
     {
-        Receive<GuardianProtocol.StartWriter>(m => Sender.Tell(Context.ActorOf(CollectionWriter.Props(m.Sink, m.MaxGroupBytes), m.Name)));
+        Receive<GuardianProtocol.StartWriter>(m => Sender.Tell(Context.ActorOf(m.WriterProps(), m.Name)));
     }
 
     /// <summary>Props for a guardian.</summary>

@@ -8,7 +8,9 @@ namespace Stellar.Store.Actors;
 /// <c>Tell</c>, never <c>Ask</c>, in the order the writes were submitted.
 /// </summary>
 /// <remarks>Thread safety: every member may be called from any thread.</remarks>
-internal sealed class WriterHandle : IDisposable
+/// <typeparam name="TWrite">The write type of the writer's sink.</typeparam>
+/// <typeparam name="TResult">The result type of the writer's sink.</typeparam>
+internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
 {
     private readonly IActorRef _writer;
     private readonly WriteBudget _budget;
@@ -40,8 +42,8 @@ internal sealed class WriterHandle : IDisposable
     /// <summary>Callers waiting for room in the queue.</summary>
     internal int Waiting => _budget.Waiting;
 
-    /// <inheritdoc cref="SubmitAsync(object, long, CancellationToken)"/>
-    public Task<object?> SubmitAsync(object write, CancellationToken cancellationToken) => SubmitAsync(write, 0, cancellationToken);
+    /// <inheritdoc cref="SubmitAsync(TWrite, long, CancellationToken)"/>
+    public Task<TResult> SubmitAsync(TWrite write, CancellationToken cancellationToken) => SubmitAsync(write, 0, cancellationToken);
 
     /// <summary>
     /// Queues <paramref name="write"/>, which takes <paramref name="bytes"/> of the byte bound, and completes with its
@@ -50,10 +52,10 @@ internal sealed class WriterHandle : IDisposable
     /// is queued; a queued write always runs to its outcome. After <see cref="CloseAsync"/>, fails with
     /// <see cref="ObjectDisposedException"/>.
     /// </summary>
-    public async Task<object?> SubmitAsync(object write, long bytes, CancellationToken cancellationToken)
+    public async Task<TResult> SubmitAsync(TWrite write, long bytes, CancellationToken cancellationToken)
     {
-        var completion = new TaskCompletionSource<object?>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var append = new WriterProtocol.Append(write, bytes, completion);
+        var completion = new TaskCompletionSource<TResult>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var append = new WriterProtocol.Append<TWrite, TResult>(write, bytes, completion);
         await _budget.AdmitAsync(bytes, () => Send(append), cancellationToken).ConfigureAwait(false);
         try
         {

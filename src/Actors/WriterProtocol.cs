@@ -1,15 +1,18 @@
 namespace Stellar.Store.Actors;
 
-/// <summary>The messages of <see cref="CollectionWriter"/>. Commands are imperative; replies are outcomes.</summary>
+/// <summary>The messages of <see cref="CollectionWriter{TWrite,TResult}"/>. Commands are imperative; replies are outcomes.</summary>
 internal static class WriterProtocol
 {
     /// <summary>
-    /// Command: append <see cref="Write"/> to the collection. The outcome completes <see cref="Completion"/>:
-    /// its result when committed and published, <c>Rejected</c> as an exception the sink chose (never stored),
-    /// <c>Failed</c> as the exception <see cref="ICommitSink.Fault"/> gives (outcome uncertain).
-    /// <see cref="Bytes"/> is the write's size as the caller counts it, for the byte bounds; the writer never looks inside.
+    /// Command: append <see cref="Append{TWrite,TResult}.Write"/> to the collection. The outcome completes
+    /// <see cref="Append{TWrite,TResult}.Completion"/>: its result when committed and published, <c>Rejected</c> as an
+    /// exception the sink chose (never stored), <c>Failed</c> as the exception
+    /// <see cref="ICommitSink{TWrite,TResult}.Fault"/> gives (outcome uncertain). <see cref="Append{TWrite,TResult}.Bytes"/>
+    /// is the write's size as the caller counts it, for the byte bounds; the writer never looks inside.
     /// </summary>
-    public sealed record Append(object Write, long Bytes, TaskCompletionSource<object?> Completion);
+    /// <typeparam name="TWrite">The sink's write type.</typeparam>
+    /// <typeparam name="TResult">The sink's result type.</typeparam>
+    public sealed record Append<TWrite, TResult>(TWrite Write, long Bytes, TaskCompletionSource<TResult> Completion);
 
     /// <summary>Command: make everything committed before this message durable (fsync), then complete.</summary>
     public sealed record Flush(TaskCompletionSource<bool> Completion);

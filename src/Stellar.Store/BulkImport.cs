@@ -28,13 +28,13 @@ internal sealed class BulkImport<TKey, TValue>
     private const int FirstImportChunkRecords = 64;
 
     private readonly Func<TValue, SingleWrite<TKey, TValue>> _encode;
-    private readonly Func<object, CancellationToken, Task> _submit;
+    private readonly Func<BatchWrite<TKey, TValue>, CancellationToken, Task> _submit;
     private readonly int _parallelism;
 
     /// <param name="encode">Serializes one value as an upsert (throws on a bad record).</param>
     /// <param name="submit">Queues a write to the collection's writer and returns its buffers after its outcome.</param>
     /// <param name="parallelism">Chunks serialized at once.</param>
-    public BulkImport(Func<TValue, SingleWrite<TKey, TValue>> encode, Func<object, CancellationToken, Task> submit, int parallelism)
+    public BulkImport(Func<TValue, SingleWrite<TKey, TValue>> encode, Func<BatchWrite<TKey, TValue>, CancellationToken, Task> submit, int parallelism)
     {
         _encode = encode;
         _submit = submit;

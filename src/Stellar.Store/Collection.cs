@@ -34,13 +34,13 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
 
     private readonly IStoreContext _store;
     private readonly Func<TValue, TKey> _keySelector;
-    private readonly WriterHandle _writer;
+    private readonly WriterHandle<CollectionWrite<TKey, TValue>, bool> _writer;
     private readonly VersionedMap<TKey, TValue> _map;
     private readonly CollectionEngine<TKey, TValue> _engine;
     private readonly Func<VersionNode<TValue>, TValue> _read;
     private readonly Compactor _compactor;
 
-    internal Collection(IStoreContext store, string name, Func<TValue, TKey> keySelector, WriterHandle writer, CollectionEngine<TKey, TValue> engine, Compactor compactor, bool copyOnRead)
+    internal Collection(IStoreContext store, string name, Func<TValue, TKey> keySelector, WriterHandle<CollectionWrite<TKey, TValue>, bool> writer, CollectionEngine<TKey, TValue> engine, Compactor compactor, bool copyOnRead)
     {
         _store = store;
         Name = name;
@@ -59,7 +59,7 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
     internal CollectionEngine<TKey, TValue> Engine => _engine;
 
     /// <summary>The collection's writer handle (for tests that look at its queue).</summary>
-    internal WriterHandle Writer => _writer;
+    internal WriterHandle<CollectionWrite<TKey, TValue>, bool> Writer => _writer;
 
     /// <summary>The collection's name.</summary>
     public string Name { get; }
@@ -140,7 +140,7 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
     {
         cancellationToken.ThrowIfCancellationRequested();
         var write = Encode(WriteKind.Delete, key, default);
-        return (bool)(await SubmitAsync(write, cancellationToken).ConfigureAwait(false))!;
+        return await SubmitAsync(write, cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>
@@ -267,36 +267,15 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
     /// the buffers of a submitted write, because only here is it certain that neither the writer nor the engine
     /// still reads them.
     /// </summary>
-    private async Task<object?> SubmitAsync(object write, CancellationToken cancellationToken)
+    private async Task<bool> SubmitAsync(CollectionWrite<TKey, TValue> write, CancellationToken cancellationToken)
     {
         try
         {
-            return await _writer.SubmitAsync(write, Bytes(write), cancellationToken).ConfigureAwait(false);
+            return await _writer.SubmitAsync(write, write.Bytes, cancellationToken).ConfigureAwait(false);
         }
         finally
         {
-            Release(write);
-        }
-    }
-
-    /// <summary>What a write counts against the queue's byte bound: its encoded records.</summary>
-    private static long Bytes(object write) => write switch
-    {
-        SingleWrite<TKey, TValue> single => single.Length,
-        BatchWrite<TKey, TValue> batch => batch.Bytes,
-        _ => 0,
-    };
-
-    private static void Release(object write)
-    {
-        switch (write)
-        {
-            case SingleWrite<TKey, TValue> single:
-                single.Release();
-                break;
-            case BatchWrite<TKey, TValue> batch:
-                batch.Writes.ForEach(w => w.Release());
-                break;
+            write.Release();
         }
     }
 

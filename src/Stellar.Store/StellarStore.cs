@@ -39,7 +39,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     private readonly AesGcmBlockCipher? _cipher;
     private readonly Dictionary<string, ShardChain> _chains;
     private readonly Dictionary<string, Task<object>> _collections = new(StringComparer.Ordinal);
-    private readonly List<WriterHandle> _writers = new();
+    private readonly List<IWriterHandle> _writers = new();
     private readonly List<Compactor> _compactors = new();
     private readonly ActorSystem _system;
     private readonly bool _ownsSystem;
@@ -344,9 +344,9 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         Debug.Assert(!Monitor.IsEntered(_gate), "a load holds no store-wide lock, so that flushes, other collections and close go on");
         var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold);
         engine.Load();
-        var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter($"c{entry.Id}", engine, Options.MaxGroupBytes), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
-        var handle = new WriterHandle(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
-        var compactor = new Compactor(engine, (write, token) => handle.SubmitAsync(write, token));
+        var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
+        var handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
+        var compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle));
         engine.CompactionWanted = compactor.StartAutomatic;
         engine.Map.Released = compactor.RequestRelease;
         var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);
@@ -359,7 +359,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         return collection;
     }
 
-    private List<WriterHandle> Writers()
+    private List<IWriterHandle> Writers()
     {
         lock (_gate)
         {

@@ -5,7 +5,7 @@ namespace Stellar.Store.Actors.Tests;
 public sealed class CollectionWriterTests : TestKit
 {
     /// <summary>A sink over a set of ints: "insert" rejects duplicates; commits can be made to fail.</summary>
-    private sealed class SetSink : ICommitSink
+    private sealed class SetSink : ICommitSink<int, int>
     {
         private readonly HashSet<int> _committed = new();
         private readonly List<int> _staged = new();
@@ -18,10 +18,9 @@ public sealed class CollectionWriterTests : TestKit
 
         public IReadOnlyCollection<int> Committed => _committed;
 
-        public Exception? Stage(object write, out object? result)
+        public Exception? Stage(int key, out int result)
         {
-            result = null;
-            var key = (int)write;
+            result = key;
             if (_committed.Contains(key) || _staged.Contains(key))
             {
                 return new InvalidOperationException($"duplicate {key}");
@@ -52,16 +51,17 @@ public sealed class CollectionWriterTests : TestKit
         public Exception Fault(Exception cause) => new InvalidOperationException("faulted", cause);
     }
 
-    private static Task<object?> Send(WriterHandle handle, int key) => handle.SubmitAsync(key, CancellationToken.None);
+    private static Task<int> Send(WriterHandle<int, int> handle, int key) => handle.SubmitAsync(key, CancellationToken.None);
 
     [Fact]
     public async Task Append_ConcurrentWrites_AreGroupedAndAllCommitted()
     {
         var sink = new SetSink();
-        using var handle = new WriterHandle(Sys.ActorOf(CollectionWriter.Props(sink)), 1024);
-        await Task.WhenAll(Enumerable.Range(0, 200).Select(i => Send(handle, i)));
+        using var handle = new WriterHandle<int, int>(Sys.ActorOf(CollectionWriterProps.Create(sink)), 1024);
+        var results = await Task.WhenAll(Enumerable.Range(0, 200).Select(i => Send(handle, i)));
 
         Assert.Equal(200, sink.Committed.Count);
+        Assert.Equal(Enumerable.Range(0, 200), results);
         Assert.True(sink.Commits < 200, "concurrent writes must share commit groups");
         Assert.True(sink.MaxGroup > 1);
     }
@@ -70,7 +70,7 @@ public sealed class CollectionWriterTests : TestKit
     public async Task Append_Rejected_FailsOnlyThatWrite()
     {
         var sink = new SetSink();
-        using var handle = new WriterHandle(Sys.ActorOf(CollectionWriter.Props(sink)), 16);
+        using var handle = new WriterHandle<int, int>(Sys.ActorOf(CollectionWriterProps.Create(sink)), 16);
         await Send(handle, 1);
         await Assert.ThrowsAsync<InvalidOperationException>(() => Send(handle, 1));
         await Send(handle, 2);
@@ -81,7 +81,7 @@ public sealed class CollectionWriterTests : TestKit
     public async Task Append_WhenCommitFails_FailsTheGroupAndEveryLaterWrite()
     {
         var sink = new SetSink();
-        using var handle = new WriterHandle(Sys.ActorOf(CollectionWriter.Props(sink)), 16);
+        using var handle = new WriterHandle<int, int>(Sys.ActorOf(CollectionWriterProps.Create(sink)), 16);
         await Send(handle, 1);
         sink.FailCommits = true;
 
@@ -101,7 +101,7 @@ public sealed class CollectionWriterTests : TestKit
     {
         // The closed writer has stopped: a message sent to it now would be dropped and its task never completed.
         var sink = new SetSink();
-        using var handle = new WriterHandle(Sys.ActorOf(CollectionWriter.Props(sink)), 16);
+        using var handle = new WriterHandle<int, int>(Sys.ActorOf(CollectionWriterProps.Create(sink)), 16);
         await Send(handle, 1);
         await handle.CloseAsync();
         await handle.CloseAsync();
@@ -115,7 +115,7 @@ public sealed class CollectionWriterTests : TestKit
     public async Task Close_AfterQueuedWrites_CommitsThemThenRefusesMore()
     {
         var sink = new SetSink();
-        using var handle = new WriterHandle(Sys.ActorOf(CollectionWriter.Props(sink)), 64);
+        using var handle = new WriterHandle<int, int>(Sys.ActorOf(CollectionWriterProps.Create(sink)), 64);
         var writes = Enumerable.Range(0, 10).Select(i => Send(handle, i)).ToArray();
         await handle.CloseAsync();
         await Task.WhenAll(writes);

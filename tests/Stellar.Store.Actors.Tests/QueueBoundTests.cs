@@ -13,7 +13,7 @@ public sealed class QueueBoundTests : TestKit
     private sealed record Sized(int Key, long Bytes);
 
     /// <summary>A sink whose commits wait until <see cref="Open"/>; it records each group's bytes and the order of commits.</summary>
-    private sealed class StalledSink : ICommitSink
+    private sealed class StalledSink : ICommitSink<QueueBoundTests.Sized, bool>
     {
         private readonly TaskCompletionSource _open = new(TaskCreationOptions.RunContinuationsAsynchronously);
         private readonly List<Sized> _staged = new();
@@ -26,10 +26,10 @@ public sealed class QueueBoundTests : TestKit
 
         public void Open() => _open.TrySetResult();
 
-        public Exception? Stage(object write, out object? result)
+        public Exception? Stage(Sized write, out bool result)
         {
-            result = null;
-            _staged.Add((Sized)write);
+            result = true;
+            _staged.Add(write);
             return null;
         }
 
@@ -48,10 +48,10 @@ public sealed class QueueBoundTests : TestKit
         public Exception Fault(Exception cause) => new InvalidOperationException("faulted", cause);
     }
 
-    private WriterHandle Handle(StalledSink sink, long maxQueuedBytes, long maxGroupBytes) =>
-        new(Sys.ActorOf(CollectionWriter.Props(sink, maxGroupBytes)), 1024, maxQueuedBytes);
+    private WriterHandle<Sized, bool> Handle(StalledSink sink, long maxQueuedBytes, long maxGroupBytes) =>
+        new(Sys.ActorOf(CollectionWriterProps.Create(sink, maxGroupBytes)), 1024, maxQueuedBytes);
 
-    private static Task<object?> Submit(WriterHandle handle, int key, long bytes, CancellationToken cancellationToken = default) =>
+    private static Task<bool> Submit(WriterHandle<Sized, bool> handle, int key, long bytes, CancellationToken cancellationToken = default) =>
         handle.SubmitAsync(new Sized(key, bytes), bytes, cancellationToken);
 
     [Fact]

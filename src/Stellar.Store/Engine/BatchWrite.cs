@@ -4,7 +4,7 @@ namespace Stellar.Store.Engine;
 /// Writes committed together: all or none. <see cref="Atomic"/> batches (<c>WriteAsync</c>) reject whole when
 /// any precondition fails and always land in one block; import chunks are upserts whose last write of a key wins.
 /// </summary>
-internal sealed class BatchWrite<TKey, TValue>
+internal sealed class BatchWrite<TKey, TValue> : CollectionWrite<TKey, TValue>
 {
     public BatchWrite(List<SingleWrite<TKey, TValue>> writes, bool atomic)
     {
@@ -17,5 +17,14 @@ internal sealed class BatchWrite<TKey, TValue>
     public bool Atomic { get; }
 
     /// <summary>The encoded bytes of every write in the batch.</summary>
-    public long Bytes => Writes.Sum(w => (long)w.Length);
+    public override long Bytes => Writes.Sum(w => (long)w.Length);
+
+    /// <summary>Gives back the record buffer of every write in the batch.</summary>
+    public override void Release() => Writes.ForEach(w => w.Release());
+
+    public override Exception? StageInto(IWriteStaging<TKey, TValue> stager, out bool existed)
+    {
+        existed = false;
+        return stager.StageBatch(this);
+    }
 }

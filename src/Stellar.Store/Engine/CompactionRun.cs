@@ -6,7 +6,7 @@ namespace Stellar.Store.Engine;
 /// The state of one compaction of one collection, passed between the writer (begin and finish) and the
 /// background task that copies live records (in between); each side touches it only in its own phase.
 /// </summary>
-internal sealed class CompactionRun
+internal sealed class CompactionRun<TKey, TValue>
 {
     /// <summary>The shards being compacted, a prefix of the chain: every shard that held blocks at begin.</summary>
     public uint[] Prefix { get; set; } = [];
@@ -26,8 +26,8 @@ internal sealed class CompactionRun
     /// <summary>The pinned version whose live records are copied.</summary>
     public long PinnedVersion { get; set; }
 
-    /// <summary>What the copy moved, for the writer to account at finish (typed by the engine).</summary>
-    public object? Moved { get; set; }
+    /// <summary>What the copy moved, for the writer to repoint and account at finish.</summary>
+    public List<MovedRecord<TKey, TValue>> Moved { get; } = new();
 
     /// <summary>The writer tried the manifest swap: from then on no output file may ever be deleted by this run.</summary>
     public bool SwapAttempted { get; set; }

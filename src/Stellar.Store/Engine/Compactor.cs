@@ -1,14 +1,12 @@
 namespace Stellar.Store.Engine;
 
 /// <summary>
-/// Runs one collection's compactions, one at a time: the two writer steps go through the collection's writer
-/// (queued like writes), the copy runs on the thread pool. Starts automatic compactions when the engine asks, and
-/// stops them when the store closes.
+/// Schedules one collection's compactions, one at a time (the <see cref="ICompactionTarget"/> runs each). Starts
+/// automatic compactions when the engine asks, and stops them when the store closes.
 /// </summary>
 /// <remarks>Thread safety: every member may be called from any thread.</remarks>
 internal sealed class Compactor : IDisposable
 {
-    private readonly Func<object, CancellationToken, Task> _submit;
     private readonly ICompactionTarget _target;
     private readonly SemaphoreSlim _gate = new(1, 1);
     private readonly CancellationTokenSource _stopping = new();
@@ -16,11 +14,7 @@ internal sealed class Compactor : IDisposable
     private int _automaticRunning;
     private Exception? _lastError;
 
-    public Compactor(ICompactionTarget target, Func<object, CancellationToken, Task> submit)
-    {
-        _target = target;
-        _submit = submit;
-    }
+    public Compactor(ICompactionTarget target) => _target = target;
 
     /// <summary>Why the last automatic compaction failed, or null.</summary>
     public Exception? LastError => Volatile.Read(ref _lastError);
@@ -31,26 +25,7 @@ internal sealed class Compactor : IDisposable
         await _gate.WaitAsync(linked.Token).ConfigureAwait(false);
         try
         {
-            var run = new CompactionRun();
-            await _submit(new CompactionStep(run, Begin: true), linked.Token).ConfigureAwait(false);
-            if (!run.HasWork)
-            {
-                return;
-            }
-
-            try
-            {
-                await Task.Run(() => _target.CopyLive(run, linked.Token), linked.Token).ConfigureAwait(false);
-            }
-            catch
-            {
-                _target.AbandonCompaction(run);
-                throw;
-            }
-
-            // From here the writer owns the outcome: it swaps the output in, or faults the collection when the swap
-            // fails, since such a failure may have taken effect.
-            await _submit(new CompactionStep(run, Begin: false), CancellationToken.None).ConfigureAwait(false);
+            await _target.RunAsync(linked.Token).ConfigureAwait(false);
         }
         finally
         {
@@ -92,7 +67,7 @@ internal sealed class Compactor : IDisposable
     }
 
     /// <summary>
-    /// Hands the writer a <see cref="ReleaseStep"/> after the oldest snapshot was released, so that what only it held
+    /// Hands the writer a <see cref="ReleaseStep{TKey,TValue}"/> after the oldest snapshot was released, so that what only it held
     /// (old versions, compacted shard files) goes without waiting for the next write. Never blocks; any thread, a
     /// finalizer's included. Does nothing once the store is closing, which deletes those files itself.
     /// </summary>
@@ -104,7 +79,7 @@ internal sealed class Compactor : IDisposable
         }
 
         // A closing or faulted writer refuses the step; nothing is lost, so the refusal is observed and dropped.
-        _submit(ReleaseStep.Instance, CancellationToken.None).ContinueWith(
+        _target.RequestReleaseAsync().ContinueWith(
             static task => _ = task.Exception,
             CancellationToken.None,
             TaskContinuationOptions.OnlyOnFaulted | TaskContinuationOptions.ExecuteSynchronously,

@@ -1,13 +1,16 @@
 namespace Stellar.Store.Engine;
 
-/// <summary>What a <see cref="Compactor"/> needs of a collection's engine, off the writer.</summary>
+/// <summary>What a <see cref="Compactor"/> schedules: the compactions of one collection, whatever its types.</summary>
 internal interface ICompactionTarget
 {
-    /// <summary>Writes the live records of the run's pinned version into its output shards, flushed.</summary>
-    void CopyLive(CompactionRun run, CancellationToken cancellationToken);
+    /// <summary>
+    /// Runs one whole compaction: the begin step on the writer, the copy off it, the finish step on the writer. A
+    /// failure before the finish leaves the collection unchanged; from the finish on, the writer owns the outcome.
+    /// </summary>
+    Task RunAsync(CancellationToken cancellationToken);
 
-    /// <summary>Before the swap only: releases the run's pin and removes its output files, which no manifest can name yet.</summary>
-    void AbandonCompaction(CompactionRun run);
+    /// <summary>Asks the writer to publish once more, so what only released snapshots held goes now. Never blocks.</summary>
+    Task RequestReleaseAsync();
 
     /// <summary>Holds automatic compaction back until more garbage gathers.</summary>
     void DeferAutoCompaction();

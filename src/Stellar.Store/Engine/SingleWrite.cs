@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using Stellar.Store.Format;
 
 namespace Stellar.Store.Engine;
@@ -14,7 +15,7 @@ namespace Stellar.Store.Engine;
 /// faulted, refused by a closing store, cancelled). The engine and the writer actor only borrow it until then.
 /// <see cref="Release"/> is idempotent and thread-safe, so a buffer can never go back to the pool twice.
 /// </remarks>
-internal sealed class SingleWrite<TKey, TValue>
+internal sealed class SingleWrite<TKey, TValue> : CollectionWrite<TKey, TValue>
 {
     [ThreadStatic]
     private static ArrayBufferWriter<byte>? s_scratch;
@@ -24,13 +25,14 @@ internal sealed class SingleWrite<TKey, TValue>
 
     private byte[] _record;
 
-    private SingleWrite(WriteKind kind, TKey key, TValue? value, byte[] record, int length)
+    private SingleWrite(WriteKind kind, TKey key, TValue? value, byte[] record, int length, int valueLength)
     {
         Kind = kind;
         Key = key;
         Value = value;
         _record = record;
         Length = length;
+        ValueLength = valueLength;
     }
 
     public WriteKind Kind { get; }
@@ -43,6 +45,11 @@ internal sealed class SingleWrite<TKey, TValue>
     public byte[] Record => Volatile.Read(ref _record);
 
     public int Length { get; }
+
+    /// <summary>The serialized value's length: it is the record's last bytes (0 for a delete).</summary>
+    public int ValueLength { get; }
+
+    public override long Bytes => Length;
 
     /// <summary>Record buffers rented for writes of this key and value type, ever (tests prove none leaks).</summary>
     internal static long BuffersRented => Interlocked.Read(ref s_buffersRented);
@@ -83,11 +90,14 @@ internal sealed class SingleWrite<TKey, TValue>
             s_scratch = null;
         }
 
-        return new SingleWrite<TKey, TValue>(kind, key, value, record, length);
+        Debug.Assert(length == (recordKind == RecordKind.Put ? RecordFormat.PutOverhead : RecordFormat.DeleteOverhead) + written.Length, "the record holds key and value whole");
+        return new SingleWrite<TKey, TValue>(kind, key, value, record, length, recordKind == RecordKind.Put ? valueLength : 0);
     }
 
+    public override Exception? StageInto(IWriteStaging<TKey, TValue> stager, out bool existed) => stager.StageSingle(this, out existed);
+
     /// <summary>Gives the record buffer back to the pool (the first call only); the write is unusable afterwards.</summary>
-    public void Release()
+    public override void Release()
     {
         var record = Interlocked.Exchange(ref _record, Array.Empty<byte>());
         if (record.Length > 0)

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Stellar.Store.Codecs;
 
 namespace Stellar.Store.Format;
@@ -9,6 +10,12 @@ namespace Stellar.Store.Format;
 /// </summary>
 internal static class BlockLimit
 {
+    /// <summary>Room for compressor growth in <see cref="MaxEncodedLength"/>: one byte per this many raw bytes.</summary>
+    public const int GrowthDivisor = 200;
+
+    /// <summary>Fixed room in <see cref="MaxEncodedLength"/> beyond header and growth: a compressor's constant and a cipher's tag.</summary>
+    public const int FixedSlack = 64;
+
     /// <summary>
     /// The largest raw length whose encoded block (header, then the compressor's worst case or the raw bytes when
     /// compression does not pay, then the cipher's tag) stays within <see cref="BlockHeader.MaxPayloadLength"/>.
@@ -37,6 +44,18 @@ internal static class BlockLimit
         }
 
         return low;
+    }
+
+    /// <summary>
+    /// A bound on the whole encoded length of a block of <paramref name="rawBytes"/> record bytes, for planning shard
+    /// space before the block is encoded: the header, the raw bytes, room for a compressor that grows its input
+    /// (<see cref="GrowthDivisor"/>: LZ4's worst case is one byte in 255 plus 16), and <see cref="FixedSlack"/> for that
+    /// 16 and the cipher's tag. It holds for every codec the store builds (tests check it against each).
+    /// </summary>
+    public static long MaxEncodedLength(long rawBytes)
+    {
+        Debug.Assert(rawBytes >= 0, "a block holds no negative number of bytes");
+        return BlockHeader.Size + rawBytes + (rawBytes / GrowthDivisor) + FixedSlack;
     }
 
     /// <summary>The most payload bytes (before the tag) a raw length can encode to: the compressed worst case, or the raw bytes.</summary>

@@ -1,4 +1,5 @@
 using System.Buffers.Binary;
+using System.Diagnostics;
 
 namespace Stellar.Store.Format;
 
@@ -18,13 +19,19 @@ internal static class RecordFormat
     public const int PutOverhead = 9;
     public const int DeleteOverhead = 5;
 
+    /// <summary>Where the key length sits in a record.</summary>
+    private const int KeyLengthOffset = 1;
+
+    /// <summary>Where the key starts in a record.</summary>
+    private const int KeyOffset = 5;
+
     /// <summary>Writes one record; returns its length.</summary>
     public static int Write(Span<byte> destination, RecordKind kind, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
         destination[0] = (byte)kind;
-        BinaryPrimitives.WriteInt32LittleEndian(destination[1..], key.Length);
-        key.CopyTo(destination[5..]);
-        var position = 5 + key.Length;
+        BinaryPrimitives.WriteInt32LittleEndian(destination[KeyLengthOffset..], key.Length);
+        key.CopyTo(destination[KeyOffset..]);
+        var position = KeyOffset + key.Length;
         if (kind == RecordKind.Put)
         {
             BinaryPrimitives.WriteInt32LittleEndian(destination[position..], value.Length);
@@ -41,24 +48,43 @@ internal static class RecordFormat
     /// </summary>
     public static bool TryRead(ReadOnlySpan<byte> payload, ref int position, out RecordKind kind, out ReadOnlySpan<byte> key, out ReadOnlySpan<byte> value)
     {
-        key = default;
-        value = default;
-        kind = default;
+        if (!TryRead(payload, ref position, out RecordExtent record))
+        {
+            kind = default;
+            key = default;
+            value = default;
+            return false;
+        }
+
+        kind = record.Kind;
+        key = payload.Slice(record.KeyOffset, record.KeyLength);
+        value = payload.Slice(record.ValueOffset, record.ValueLength);
+        return true;
+    }
+
+    /// <summary>
+    /// Reads the record at <paramref name="position"/> and advances it, giving where its key and value lie in
+    /// <paramref name="payload"/> (a delete's value is empty, at the record's end). Returns false when the bytes do
+    /// not form a record (the caller reports the block as corrupt).
+    /// </summary>
+    public static bool TryRead(ReadOnlySpan<byte> payload, ref int position, out RecordExtent record)
+    {
+        record = default;
         var rest = payload[position..];
         if (rest.Length < DeleteOverhead)
         {
             return false;
         }
 
-        kind = (RecordKind)rest[0];
-        var keyLength = BinaryPrimitives.ReadInt32LittleEndian(rest[1..]);
+        var kind = (RecordKind)rest[0];
+        var keyLength = BinaryPrimitives.ReadInt32LittleEndian(rest[KeyLengthOffset..]);
         if (kind is not (RecordKind.Put or RecordKind.Delete) || keyLength < 0 || keyLength > rest.Length - DeleteOverhead)
         {
             return false;
         }
 
-        key = rest.Slice(5, keyLength);
-        var length = 5 + keyLength;
+        var length = KeyOffset + keyLength;
+        var valueLength = 0;
         if (kind == RecordKind.Put)
         {
             if (rest.Length - length < 4)
@@ -66,17 +92,18 @@ internal static class RecordFormat
                 return false;
             }
 
-            var valueLength = BinaryPrimitives.ReadInt32LittleEndian(rest[length..]);
+            valueLength = BinaryPrimitives.ReadInt32LittleEndian(rest[length..]);
             if (valueLength < 0 || valueLength > rest.Length - length - 4)
             {
                 return false;
             }
 
-            value = rest.Slice(length + 4, valueLength);
-            length += 4 + valueLength;
+            length += 4;
         }
 
-        position += length;
+        record = new RecordExtent(kind, position, length + valueLength, position + KeyOffset, keyLength, position + length, valueLength);
+        Debug.Assert(kind == RecordKind.Put ? record.Length == PutOverhead + keyLength + valueLength : record.Length == DeleteOverhead + keyLength, "the overheads name the layout above");
+        position += record.Length;
         return true;
     }
 }

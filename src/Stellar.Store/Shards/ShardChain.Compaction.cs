@@ -1,13 +1,9 @@
 using Stellar.Store.Format;
-using Stellar.Store.Storage;
 
 namespace Stellar.Store.Shards;
 
 internal sealed partial class ShardChain
 {
-    /// <summary>The storage the shards live in (compaction writes its output shards there directly).</summary>
-    public IStorage Storage => _storage;
-
     /// <summary>The shard files removed at open (by <see cref="RemoveObsoleteFiles"/>) because the manifest no longer lists them.</summary>
     public List<string> RemovedFiles { get; } = new();
 

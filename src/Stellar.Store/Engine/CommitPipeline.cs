@@ -1,0 +1,150 @@
+using System.Buffers;
+using System.Diagnostics;
+using Stellar.Store.Format;
+using Stellar.Store.Shards;
+using Stellar.Store.Snapshots;
+
+namespace Stellar.Store.Engine;
+
+/// <summary>
+/// Writes a staged commit group: reserves shard space for each block, encodes the blocks in parallel, appends them
+/// in sequence order, ends the group (flushing per the durability mode), then applies the writes to the versioned
+/// map and publishes them to readers as one version.
+/// </summary>
+/// <remarks>Thread safety: writer only; readers see the group only through the map's publish.</remarks>
+internal sealed class CommitPipeline<TKey, TValue>
+    where TKey : notnull
+{
+    private readonly ShardChain _chain;
+    private readonly BlockCodec _codec;
+    private readonly VersionedMap<TKey, TValue> _map;
+    private readonly ShardUsageLedger _ledger;
+    private readonly int _parallelism;
+    private readonly int _maxBlockBytes;
+    private readonly int _largeValueBytes;
+
+    /// <summary>The version last published.</summary>
+    private long _version;
+
+    public CommitPipeline(ShardChain chain, BlockCodec codec, VersionedMap<TKey, TValue> map, ShardUsageLedger ledger, int parallelism, int largeValueBytes)
+    {
+        _chain = chain;
+        _codec = codec;
+        _map = map;
+        _ledger = ledger;
+        _parallelism = parallelism;
+        _maxBlockBytes = codec.MaxRawLength;
+        _largeValueBytes = largeValueBytes;
+    }
+
+    /// <summary>After load: the next group publishes the version after <paramref name="version"/>.</summary>
+    public void Loaded(long version) => _version = version;
+
+    /// <summary>
+    /// Refuses a group with a block past the block limit before anything is written. Staging bounds every block;
+    /// were one ever larger, refusing it here writes nothing, where writing it would acknowledge records the reader
+    /// cannot read back.
+    /// </summary>
+    public void Check(IReadOnlyList<StagedBlock<TKey, TValue>> blocks)
+    {
+        // Indexed, not foreach: a foreach over the interface would box an enumerator on every commit.
+        for (var i = 0; i < blocks.Count; i++)
+        {
+            if (blocks[i].Bytes > _maxBlockBytes)
+            {
+                throw new InvalidOperationException($"A staged block of {blocks[i].Bytes} bytes exceeds the block limit of {_maxBlockBytes} bytes; nothing was written.");
+            }
+        }
+    }
+
+    /// <summary>Writes <paramref name="blocks"/> and publishes them, with the collection then holding <paramref name="count"/> keys.</summary>
+    public void Commit(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, long count)
+    {
+        var encoded = new (byte[] Bytes, int Length)[blocks.Count];
+        try
+        {
+            var reserved = new (uint ShardId, ulong Sequence)[blocks.Count];
+            for (var i = 0; i < blocks.Count; i++)
+            {
+                Debug.Assert(blocks[i].Bytes <= _maxBlockBytes, "checked before the group's steps ran");
+                reserved[i] = _chain.Reserve(checked((int)BlockLimit.MaxEncodedLength(blocks[i].Bytes)));
+            }
+
+            void Encode(int i)
+            {
+                var raw = blocks[i].Concatenate();
+                try
+                {
+                    var bytes = _codec.Encode(_chain.CollectionId, reserved[i].ShardId, _chain.SaltOf(reserved[i].ShardId), reserved[i].Sequence,
+                        (uint)blocks[i].Writes.Count, BlockFlags.None, raw.AsSpan(0, checked((int)blocks[i].Bytes)), out var length);
+                    Debug.Assert(length <= BlockLimit.MaxEncodedLength(blocks[i].Bytes), "the shard space reserved for the block holds it");
+                    encoded[i] = (bytes, length);
+                }
+                finally
+                {
+                    ArrayPool<byte>.Shared.Return(raw);
+                }
+            }
+
+            if (blocks.Count == 1 || _parallelism == 1)
+            {
+                for (var i = 0; i < blocks.Count; i++)
+                {
+                    Encode(i);
+                }
+            }
+            else
+            {
+                Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, Encode);
+            }
+
+            var offsets = new long[blocks.Count];
+            for (var i = 0; i < blocks.Count; i++)
+            {
+                var (bytes, length) = encoded[i];
+                offsets[i] = _chain.Append(reserved[i].ShardId, reserved[i].Sequence, bytes.AsSpan(0, length), readable: blocks[i].HoldsLargeValue);
+            }
+
+            _chain.EndGroup();
+            Publish(blocks, reserved, offsets, encoded, count);
+        }
+        finally
+        {
+            foreach (var (bytes, _) in encoded)
+            {
+                if (bytes is not null)
+                {
+                    ArrayPool<byte>.Shared.Return(bytes);
+                }
+            }
+        }
+    }
+
+    private void Publish(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, (uint ShardId, ulong Sequence)[] reserved, long[] offsets, (byte[] Bytes, int Length)[] encoded, long count)
+    {
+        var version = ++_version;
+        for (var i = 0; i < blocks.Count; i++)
+        {
+            var shardId = reserved[i].ShardId;
+            var position = 0;
+            foreach (var write in blocks[i].Writes)
+            {
+                var deleted = write.Kind == WriteKind.Delete;
+                var value = write.Value;
+                ValueLocation? location = null;
+                if (!deleted && write.ValueLength > _largeValueBytes)
+                {
+                    // Large values stay on disk: the snapshot keeps where they are, not what they are.
+                    location = new ValueLocation(shardId, offsets[i], encoded[i].Length, position + write.Length - write.ValueLength, write.ValueLength);
+                    value = default;
+                }
+
+                var replaced = _map.Apply(write.Key, version, value, deleted, shardId, write.Length, location);
+                _ledger.Account(shardId, write.Length, deleted, replaced);
+                position += write.Length;
+            }
+        }
+
+        _map.Publish(version, count);
+    }
+}

@@ -1,0 +1,51 @@
+using Stellar.Store.Actors;
+
+namespace Stellar.Store.Engine;
+
+/// <summary>
+/// Drives the compactions of one collection through its writer: the begin and finish steps are queued like writes,
+/// so they run in the writer's order, and the copy runs on the thread pool in between.
+/// </summary>
+/// <remarks>Thread safety: any thread; the <see cref="Compactor"/> runs one compaction at a time.</remarks>
+internal sealed class CompactionDriver<TKey, TValue> : ICompactionTarget
+    where TKey : notnull
+{
+    private readonly CollectionEngine<TKey, TValue> _engine;
+    private readonly WriterHandle<CollectionWrite<TKey, TValue>, bool> _writer;
+
+    public CompactionDriver(CollectionEngine<TKey, TValue> engine, WriterHandle<CollectionWrite<TKey, TValue>, bool> writer)
+    {
+        _engine = engine;
+        _writer = writer;
+    }
+
+    public async Task RunAsync(CancellationToken cancellationToken)
+    {
+        var run = new CompactionRun<TKey, TValue>();
+        await _writer.SubmitAsync(new CompactionStep<TKey, TValue>(run, begin: true), cancellationToken).ConfigureAwait(false);
+        if (!run.HasWork)
+        {
+            return;
+        }
+
+        try
+        {
+            await Task.Run(() => _engine.Copier.CopyLive(run, cancellationToken), cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            _engine.Copier.Abandon(run);
+            throw;
+        }
+
+        // From here the writer owns the outcome: it swaps the output in, or faults the collection when the swap
+        // fails, since such a failure may have taken effect.
+        await _writer.SubmitAsync(new CompactionStep<TKey, TValue>(run, begin: false), CancellationToken.None).ConfigureAwait(false);
+    }
+
+    public Task RequestReleaseAsync() => _writer.SubmitAsync(new ReleaseStep<TKey, TValue>(), CancellationToken.None);
+
+    public void DeferAutoCompaction() => _engine.Ledger.DeferAutoCompaction();
+
+    public void DeleteAllRetired() => _engine.DeleteAllRetired();
+}

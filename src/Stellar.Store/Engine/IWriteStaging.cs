@@ -1,0 +1,20 @@
+namespace Stellar.Store.Engine;
+
+/// <summary>
+/// The engine's handling of each kind of <see cref="CollectionWrite{TKey,TValue}"/>, on the writer's turn (cheap, no
+/// I/O). One method per kind: adding a kind adds a method here, which every engine must then implement.
+/// </summary>
+internal interface IWriteStaging<TKey, TValue>
+{
+    /// <summary>Checks one write against the staged state and stages it; <paramref name="existed"/> is whether its key existed.</summary>
+    Exception? StageSingle(SingleWrite<TKey, TValue> write, out bool existed);
+
+    /// <summary>Checks a batch (all or nothing when atomic) and stages it.</summary>
+    Exception? StageBatch(BatchWrite<TKey, TValue> batch);
+
+    /// <summary>Queues a compaction's begin or finish to run at the next commit, before its blocks.</summary>
+    void StageCompaction(CompactionStep<TKey, TValue> step);
+
+    /// <summary>Nothing to store: the commit's publish cuts what released snapshots held, its steps delete files.</summary>
+    void StageRelease(ReleaseStep<TKey, TValue> step);
+}
