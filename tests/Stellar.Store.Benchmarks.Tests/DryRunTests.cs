@@ -122,11 +122,35 @@ public sealed class DryRunTests : IDisposable
         }
     }
 
+    [Fact]
+    public void SideMetrics_OfARealRun_AreKeptApartFromEveryDryRun()
+    {
+        // A dry run (this suite, in any checkout on the machine) clears its side-metric folder; a real run's sizes on
+        // disk and record counts must not live where that happens.
+        var dry = Paths.MetricsRoot;
+        Environment.SetEnvironmentVariable(Scale.DryVariable, null);
+        try
+        {
+            var real = Paths.MetricsRoot;
+            Assert.NotEqual(dry, real);
+            Assert.StartsWith(Paths.Artifacts, real, StringComparison.Ordinal);
+        }
+        finally
+        {
+            Environment.SetEnvironmentVariable(Scale.DryVariable, "1");
+        }
+    }
+
     public void Dispose()
     {
         if (Directory.Exists(_results))
         {
             Directory.Delete(_results, recursive: true);
+        }
+
+        if (Directory.Exists(Paths.DryArtifacts))
+        {
+            Directory.Delete(Paths.DryArtifacts, recursive: true);
         }
     }
 }
