@@ -9,14 +9,14 @@ using Stellar.Store.Format;
 namespace Stellar.Store.Benchmarks.Codec;
 
 /// <summary>
-/// Issue 4: the encode path of a commit, as <c>CollectionEngine</c> runs it, without I/O. Records (about 100 B, or
+/// The encode path of a commit, as <c>CollectionEngine</c> runs it, without I/O. Records (about 100 B, or
 /// 2 KB of text) are serialized into records (MessagePack + record framing), packed into blocks of up to 64 KiB raw,
 /// and each block is compressed and/or encrypted and checksummed by <see cref="BlockCodec"/>; blocks are encoded in
 /// parallel on 1, 2 or all cores. The time is per record; MB/s counts raw record bytes.
 /// </summary>
 [MemoryDiagnoser]
 [ReadJob]
-[BenchmarkCategory("Encode")]
+[BenchmarkCategory("Encode", Pairing.Cpu)]
 public class EncodeBenchmarks : IDisposable
 {
     private const int Records = 4096;

@@ -3,12 +3,14 @@ using LiteDB;
 using Stellar.Store.Benchmarks.Infrastructure;
 using Stellar.Store.Benchmarks.Model;
 using Stellar.Store.Benchmarks.Peers;
+using ZoneTree;
 
 namespace Stellar.Store.Benchmarks.Deletes;
 
 /// <summary>
 /// Workload 3: one caller deletes existing records one at a time, awaiting each, from a store filled (untimed) with
-/// twice as many. ZoneTree is left out: deleting needs a tombstone convention for reference values.
+/// twice as many. Every store reports whether the key existed (ZoneTree's <c>TryDelete</c>, with a null value as its
+/// tombstone). Pairings as in the single inserts: SQLite NORMAL and FULL are the baselines, LiteDB fsyncs.
 /// </summary>
 [MemoryDiagnoser]
 [WriteJob(5)]
@@ -22,6 +24,7 @@ public class DeleteBenchmarks : StoreBenchmark
     private Collection<int, SmallRecord> _stellar = null!;
     private ILiteCollection<SmallRecord> _lite = null!;
     private Sqlite _sqlite = null!;
+    private IZoneTree<int, SmallRecord> _zone = null!;
 
     [GlobalSetup]
     public void GlobalSetup()
@@ -30,11 +33,21 @@ public class DeleteBenchmarks : StoreBenchmark
         _victims = _records.Where(r => r.Id % 2 == 0).Select(r => r.Id).ToArray();
     }
 
-    [IterationSetup(Target = nameof(LiteDb))]
+    [IterationSetup(Target = nameof(LiteDb_Fsync))]
     public void SetupLite()
     {
-        _lite = Lite.Small(OpenLite(nameof(LiteDb)));
+        _lite = Lite.Small(OpenLite(nameof(LiteDb_Fsync)));
         _lite.InsertBulk(_records);
+    }
+
+    [IterationSetup(Target = nameof(ZoneTree_WalSync))]
+    public void SetupZone()
+    {
+        _zone = OpenZone(nameof(ZoneTree_WalSync));
+        foreach (var record in _records)
+        {
+            _zone.Upsert(record.Id, record);
+        }
     }
 
     [IterationSetup(Target = nameof(Stellar_WriteThrough))]
@@ -57,29 +70,45 @@ public class DeleteBenchmarks : StoreBenchmark
 
     [Benchmark(Baseline = true, OperationsPerInvoke = Deletes)]
     [BenchmarkCategory(Pairing.OsWrite)]
-    public void LiteDb()
+    public int Sqlite_Normal() => DeleteSqlite();
+
+    [Benchmark(OperationsPerInvoke = Deletes)]
+    [BenchmarkCategory(Pairing.OsWrite)]
+    public int ZoneTree_WalSync()
     {
+        var deleted = 0;
         foreach (var id in _victims)
         {
-            _lite.Delete(id);
+            deleted += _zone.TryDelete(id, out _) ? 1 : 0;
         }
+
+        return deleted;
     }
 
     [Benchmark(OperationsPerInvoke = Deletes)]
     [BenchmarkCategory(Pairing.OsWrite)]
-    public Task Stellar_WriteThrough() => DeleteStellarAsync();
-
-    [Benchmark(OperationsPerInvoke = Deletes)]
-    [BenchmarkCategory(Pairing.OsWrite)]
-    public void Sqlite_Normal() => DeleteSqlite();
+    public Task<int> Stellar_WriteThrough() => DeleteStellarAsync();
 
     [Benchmark(Baseline = true, OperationsPerInvoke = Deletes)]
     [BenchmarkCategory(Pairing.Fsync)]
-    public void Sqlite_Full() => DeleteSqlite();
+    public int Sqlite_Full() => DeleteSqlite();
 
     [Benchmark(OperationsPerInvoke = Deletes)]
     [BenchmarkCategory(Pairing.Fsync)]
-    public Task Stellar_Fsync() => DeleteStellarAsync();
+    public int LiteDb_Fsync()
+    {
+        var deleted = 0;
+        foreach (var id in _victims)
+        {
+            deleted += _lite.Delete(id) ? 1 : 0;
+        }
+
+        return deleted;
+    }
+
+    [Benchmark(OperationsPerInvoke = Deletes)]
+    [BenchmarkCategory(Pairing.Fsync)]
+    public Task<int> Stellar_Fsync() => DeleteStellarAsync();
 
     private void SetupStellar(string method, Durability durability)
     {
@@ -93,19 +122,25 @@ public class DeleteBenchmarks : StoreBenchmark
         _sqlite.BulkInsert(_records);
     }
 
-    private async Task DeleteStellarAsync()
+    private async Task<int> DeleteStellarAsync()
     {
+        var deleted = 0;
         foreach (var id in _victims)
         {
-            await _stellar.DeleteAsync(id).ConfigureAwait(false);
+            deleted += await _stellar.DeleteAsync(id).ConfigureAwait(false) ? 1 : 0;
         }
+
+        return deleted;
     }
 
-    private void DeleteSqlite()
+    private int DeleteSqlite()
     {
+        var deleted = 0;
         foreach (var id in _victims)
         {
-            _sqlite.Delete(id);
+            deleted += _sqlite.Delete(id) ? 1 : 0;
         }
+
+        return deleted;
     }
 }

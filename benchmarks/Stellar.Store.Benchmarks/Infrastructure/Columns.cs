@@ -5,12 +5,19 @@ using BenchmarkDotNet.Running;
 
 namespace Stellar.Store.Benchmarks.Infrastructure;
 
-/// <summary>The extra columns: operations per second, MB/s of raw record bytes, and size on disk.</summary>
+/// <summary>
+/// The extra columns: the median time per operation with its 95% interval (see <see cref="MedianInterval"/>) and the
+/// number of samples, operations per second and MB/s of raw record bytes (both from the median), and size on disk.
+/// </summary>
 public static class Columns
 {
     /// <summary>Every extra column.</summary>
     public static IColumn[] All { get; } =
     [
+        new MetricColumn("MedianNs", "Median time per operation, ns", (summary, c) => Interval(summary, c)?.Median, "F1"),
+        new MetricColumn("CiLowNs", "Low end of the 95% interval of the median, ns", (summary, c) => Interval(summary, c)?.Low, "F1"),
+        new MetricColumn("CiHighNs", "High end of the 95% interval of the median, ns", (summary, c) => Interval(summary, c)?.High, "F1"),
+        new MetricColumn("Samples", "Measured iterations across all launches", (summary, c) => Interval(summary, c)?.Samples, "F0"),
         new MetricColumn("Ops/s", "Operations (records, for a bulk import) per second", OpsPerSecond, "N0"),
         new MetricColumn("MB/s", "Raw record megabytes (10^6 B) per second", (summary, c) =>
             OpsPerSecond(summary, c) is { } ops && SideMetrics.Read(c, SideMetrics.BytesPerOp) is { } bytes
@@ -21,12 +28,12 @@ public static class Columns
     ];
 
     private static double? OpsPerSecond(Summary summary, BenchmarkCase benchmarkCase) =>
-        MeanNanoseconds(summary, benchmarkCase) is { } ns and > 0
+        (Interval(summary, benchmarkCase)?.Median ?? summary[benchmarkCase]?.ResultStatistics?.Mean) is { } ns and > 0
             ? (SideMetrics.Read(benchmarkCase, SideMetrics.OpsPerOp) ?? 1) * 1e9 / ns
             : null;
 
-    private static double? MeanNanoseconds(Summary summary, BenchmarkCase benchmarkCase) =>
-        summary[benchmarkCase]?.ResultStatistics?.Mean;
+    private static MedianInterval? Interval(Summary summary, BenchmarkCase benchmarkCase) =>
+        summary[benchmarkCase]?.ResultStatistics?.OriginalValues is { } values ? MedianInterval.Of(values) : null;
 
     private sealed class MetricColumn(string name, string legend, Func<Summary, BenchmarkCase, double?> value, string format) : IColumn
     {

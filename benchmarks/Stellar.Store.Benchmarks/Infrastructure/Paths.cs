@@ -6,8 +6,12 @@ public static class Paths
     /// <summary>Stores are created under the OS temp directory, one folder per benchmark instance.</summary>
     public static string StoresRoot => Path.Combine(Path.GetTempPath(), "stellar-bench", "stores");
 
-    /// <summary>Side metrics (sizes on disk, bytes per operation) that benchmark processes hand to the host.</summary>
-    public static string MetricsRoot => Path.Combine(Path.GetTempPath(), "stellar-bench", "metrics");
+    /// <summary>
+    /// Side metrics (sizes on disk, bytes per operation) that benchmark processes hand to the host, kept beside the
+    /// run's own artifacts: in a folder shared by every checkout on the machine, another checkout's dry run would
+    /// clear or overwrite them halfway through a real run.
+    /// </summary>
+    public static string MetricsRoot => Path.Combine(Scale.Dry ? DryArtifacts : Artifacts, "metrics");
 
     /// <summary>
     /// The repository's <c>benchmarks</c> folder, found by walking up from the executable to the folder that holds
@@ -32,8 +36,11 @@ public static class Paths
     /// <summary>BenchmarkDotNet's artifacts (logs, raw reports): not committed.</summary>
     public static string Artifacts => Path.Combine(BenchmarksFolder, "BenchmarkDotNet.Artifacts");
 
-    /// <summary>A dry run's artifacts: in the temp directory, so rot checks never touch the committed results.</summary>
-    public static string DryArtifacts => Path.Combine(Path.GetTempPath(), "stellar-bench", "dry-artifacts");
+    /// <summary>
+    /// A dry run's artifacts: in the temp directory, so rot checks never touch the committed results, and one folder
+    /// per process, so dry runs of several checkouts at once do not read each other's reports (a dry run is in-process).
+    /// </summary>
+    public static string DryArtifacts => Path.Combine(Path.GetTempPath(), "stellar-bench", $"dry-artifacts-{Environment.ProcessId}");
 
     /// <summary>The committed results: exported reports, the ratio table and the chart.</summary>
     public static string Results => Path.Combine(BenchmarksFolder, "results");

@@ -2,7 +2,7 @@ using MessagePack;
 
 namespace Stellar.Store.Benchmarks.Model;
 
-/// <summary>The small record of issue 7: an int id, a name, an int and a date (about 40 bytes as MessagePack).</summary>
+/// <summary>The small record of the peer benchmarks: an int id, a name, an int and a date (about 40 bytes as MessagePack).</summary>
 [MessagePackObject]
 public sealed class SmallRecord
 {

@@ -9,19 +9,42 @@ namespace Stellar.Store.Benchmarks.Open;
 /// Workload 9: open a store of 1,000,000 small records (built once, untimed) until it serves a point read: Stellar
 /// opens, verifies every block and loads the collection into memory; LiteDB, SQLite and ZoneTree open their files and
 /// read pages on demand. Closed (untimed) after each iteration. The OS page cache is warm (the store was just
-/// written): this is the open time of a server restart, not of a cold boot.
+/// written): this is the open time of a server restart, not of a cold boot. The <c>_AfterChurn</c> rows open a store
+/// that lived like a game server's: 100,000 players loaded, then every player updated <see cref="ChurnRounds"/> times in
+/// batches of 1,000 (one transaction each), then closed.
 /// </summary>
 [MemoryDiagnoser]
 [WriteJob(3)]
-[BenchmarkCategory("Open")]
+[BenchmarkCategory("Open", Pairing.Read)]
 public class OpenBenchmarks : StoreBenchmark
 {
     private const int ProbeKey = 12_345;
 
     private string _directory = "";
 
+    /// <summary>Times every player is updated in the churned stores.</summary>
+    public const int ChurnRounds = 3;
+
+    private const int ChurnBatch = 1_000;
+
     /// <summary>Records in the store.</summary>
     public static int StoreRecords => Scale.Records(1_000_000);
+
+    /// <summary>Players in the churned stores.</summary>
+    public static int ChurnPlayers => Scale.Records(100_000);
+
+    /// <summary>The churn: every player <see cref="ChurnRounds"/> times with a new score, in batches.</summary>
+    private static IEnumerable<SmallRecord[]> ChurnBatches()
+    {
+        var random = new Random(11);
+        for (var round = 1; round <= ChurnRounds; round++)
+        {
+            foreach (var chunk in Data.SmallRange(ChurnPlayers).Chunk(ChurnBatch))
+            {
+                yield return chunk.Select(p => new SmallRecord { Id = p.Id, Name = p.Name, Score = random.Next(0, 1_000_000), LastSeen = p.LastSeen.AddMinutes(round) }).ToArray();
+            }
+        }
+    }
 
     [GlobalSetup(Target = nameof(LiteDb))]
     public void BuildLite()
@@ -58,6 +81,64 @@ public class OpenBenchmarks : StoreBenchmark
     [GlobalSetup(Target = nameof(Stellar_Lz4_AesGcm))]
     public void BuildStellarBoth() => BuildStellar(nameof(Stellar_Lz4_AesGcm), lz4: true, aes: true);
 
+    [GlobalSetup(Target = nameof(LiteDb_AfterChurn))]
+    public void ChurnLite()
+    {
+        _directory = Fresh(nameof(LiteDb_AfterChurn));
+        using var database = Lite.Open(_directory);
+        var players = Lite.Small(database);
+        players.InsertBulk(Data.SmallRange(ChurnPlayers));
+        foreach (var batch in ChurnBatches())
+        {
+            players.Upsert(batch);
+        }
+    }
+
+    [GlobalSetup(Target = nameof(Sqlite_Normal_AfterChurn))]
+    public void ChurnSqlite()
+    {
+        _directory = Fresh(nameof(Sqlite_Normal_AfterChurn));
+        using var sqlite = new Peers.Sqlite(_directory, SqliteSync.Normal);
+        sqlite.BulkInsert(Data.SmallRange(ChurnPlayers));
+        foreach (var batch in ChurnBatches())
+        {
+            sqlite.UpsertMany(batch);
+        }
+    }
+
+    [GlobalSetup(Target = nameof(ZoneTree_WalSync_AfterChurn))]
+    public void ChurnZone()
+    {
+        _directory = Fresh(nameof(ZoneTree_WalSync_AfterChurn));
+        var tree = Zone.Open(_directory);
+        foreach (var record in Data.SmallRange(ChurnPlayers).Concat(ChurnBatches().SelectMany(b => b)))
+        {
+            tree.Upsert(record.Id, record);
+        }
+
+        tree.Dispose();
+    }
+
+    [GlobalSetup(Target = nameof(Stellar_Plain_AfterChurn))]
+    public void ChurnStellar()
+    {
+        _directory = Fresh(nameof(Stellar_Plain_AfterChurn));
+        var (store, records) = Peers.Stellar.OpenSmall(_directory, Peers.Stellar.Options(Durability.WriteThrough));
+        records.BulkImportAsync(Data.SmallRange(ChurnPlayers)).GetAwaiter().GetResult();
+        foreach (var batch in ChurnBatches())
+        {
+            records.WriteAsync(b =>
+            {
+                foreach (var player in batch)
+                {
+                    b.Upsert(player);
+                }
+            }).GetAwaiter().GetResult();
+        }
+
+        store.DisposeAsync().AsTask().GetAwaiter().GetResult();
+    }
+
     [IterationCleanup]
     public void IterationCleanup() => CloseStores();
 
@@ -84,6 +165,19 @@ public class OpenBenchmarks : StoreBenchmark
     [Benchmark]
     public SmallRecord? Stellar_Lz4_AesGcm() =>
         ReopenStellar(_directory, Peers.Stellar.Options(Durability.WriteThrough, lz4: true, aes: true)).Get(ProbeKey);
+
+    [Benchmark]
+    public SmallRecord? LiteDb_AfterChurn() => Lite.Small(ReopenLite(_directory)).FindById(ProbeKey);
+
+    [Benchmark]
+    public SmallRecord? Sqlite_Normal_AfterChurn() => ReopenSqlite(_directory, SqliteSync.Normal).Get(ProbeKey);
+
+    [Benchmark]
+    public SmallRecord? ZoneTree_WalSync_AfterChurn() => ReopenZone(_directory).TryGet(ProbeKey, out var record) ? record : null;
+
+    [Benchmark]
+    public SmallRecord? Stellar_Plain_AfterChurn() =>
+        ReopenStellar(_directory, Peers.Stellar.Options(Durability.WriteThrough)).Get(ProbeKey);
 
     private void BuildStellar(string method, bool lz4, bool aes)
     {

@@ -5,7 +5,10 @@ namespace Stellar.Store.Benchmarks.Peers;
 
 /// <summary>
 /// LiteDB 5 as an application opens it: one file, direct connection (thread-safe, shared by all callers), a commit
-/// per single-document call. Optional password: LiteDB's AES encryption of the data file.
+/// per single-document call. Without a password every commit ends with a flush of the file to disk
+/// (<c>FileStream.Flush(true)</c>): the <c>fsync</c> promise. With a password the file is wrapped in LiteDB's
+/// encrypting stream, which is not a <c>FileStream</c>, so the same flush only reaches the OS: the <c>os-write</c>
+/// promise.
 /// </summary>
 public static class Lite
 {

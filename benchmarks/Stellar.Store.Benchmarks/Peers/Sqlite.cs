@@ -14,10 +14,12 @@ public enum SqliteSync
 }
 
 /// <summary>
-/// SQLite through Microsoft.Data.Sqlite in WAL mode, with prepared statements. One connection per instance; SQLite
-/// runs one writer at a time, so concurrent callers share the connection under a lock (SQLite's own advice for
-/// many writers in one process). Readers that must not wait for writers open their own instance (WAL readers do
-/// not block the writer).
+/// SQLite through Microsoft.Data.Sqlite in WAL mode, with prepared statements, tuned as its documentation advises
+/// for a database that fits in memory: a 64 MiB page cache (<c>cache_size=-65536</c>; the default is 2 MB, smaller
+/// than the 100,000-record databases read here) and 256 MiB of memory-mapped I/O (<c>mmap_size</c>), so reads are
+/// served from memory as every other peer's are. One connection per instance; SQLite runs one writer at a time, so
+/// concurrent callers share the connection under a lock. Readers that must not wait for writers open their own
+/// instance (WAL readers do not block the writer).
 /// </summary>
 public sealed class Sqlite : IDisposable
 {
@@ -42,6 +44,9 @@ public sealed class Sqlite : IDisposable
         Execute("PRAGMA journal_mode=WAL;");
         Execute(sync == SqliteSync.Full ? "PRAGMA synchronous=FULL;" : "PRAGMA synchronous=NORMAL;");
         Execute("PRAGMA busy_timeout=10000;");
+        Execute("PRAGMA cache_size=-65536;");
+        Execute("PRAGMA mmap_size=268435456;");
+        Execute("PRAGMA temp_store=MEMORY;");
         Execute("CREATE TABLE IF NOT EXISTS records (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, last_seen INTEGER NOT NULL);");
         Execute("CREATE TABLE IF NOT EXISTS large (id INTEGER PRIMARY KEY, name TEXT NOT NULL, score INTEGER NOT NULL, last_seen INTEGER NOT NULL, body TEXT NOT NULL);");
         _insert = Prepare($"INSERT INTO records ({Columns}) VALUES ($id, $name, $score, $seen);", "$id", "$name", "$score", "$seen");
@@ -118,21 +123,13 @@ public sealed class Sqlite : IDisposable
     }
 
     /// <summary>Inserts every record in one transaction with the prepared statement (SQLite's bulk path).</summary>
-    public void BulkInsert(IEnumerable<SmallRecord> records)
-    {
-        lock (_lock)
-        {
-            using var transaction = _connection.BeginTransaction();
-            _insert.Transaction = transaction;
-            foreach (var record in records)
-            {
-                Bind(_insert, record).ExecuteNonQuery();
-            }
+    public void BulkInsert(IEnumerable<SmallRecord> records) => InTransaction(_insert, records);
 
-            transaction.Commit();
-            _insert.Transaction = null;
-        }
-    }
+    /// <summary>Inserts or replaces every record in one transaction (one commit, one fsync in FULL mode).</summary>
+    public void UpsertMany(IEnumerable<SmallRecord> records) => InTransaction(_upsert, records);
+
+    /// <summary>Inserts every record in one transaction; a duplicate key fails the whole transaction.</summary>
+    public void InsertMany(IEnumerable<SmallRecord> records) => InTransaction(_insert, records);
 
     /// <summary>Inserts one large record in its own transaction.</summary>
     public void InsertLarge(LargeRecord record)
@@ -158,6 +155,28 @@ public sealed class Sqlite : IDisposable
         }
 
         _connection.Dispose();
+    }
+
+    private void InTransaction(SqliteCommand command, IEnumerable<SmallRecord> records)
+    {
+        lock (_lock)
+        {
+            using var transaction = _connection.BeginTransaction();
+            command.Transaction = transaction;
+            try
+            {
+                foreach (var record in records)
+                {
+                    Bind(command, record).ExecuteNonQuery();
+                }
+
+                transaction.Commit();
+            }
+            finally
+            {
+                command.Transaction = null;
+            }
+        }
     }
 
     private static SqliteCommand Bind(SqliteCommand command, SmallRecord record)

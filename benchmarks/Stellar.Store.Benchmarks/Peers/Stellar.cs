@@ -9,9 +9,10 @@ public static class Stellar
     private static readonly byte[] Key = Enumerable.Range(1, 32).Select(i => (byte)i).ToArray();
 
     /// <summary>Options for a benchmark store.</summary>
-    public static StoreOptions Options(Durability durability, bool lz4 = false, bool aes = false) => new()
+    public static StoreOptions Options(Durability durability, bool lz4 = false, bool aes = false, bool copyOnRead = false) => new()
     {
         Durability = durability,
+        CopyOnRead = copyOnRead,
         Compression = lz4 ? Compression.Lz4 : Compression.None,
         EncryptionKey = aes ? Key : null,
     };

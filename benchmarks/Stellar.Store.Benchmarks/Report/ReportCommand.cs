@@ -6,9 +6,9 @@ namespace Stellar.Store.Benchmarks.Report;
 
 /// <summary>
 /// The <c>report</c> verb: reads BenchmarkDotNet's CSV reports, copies them and their markdown into
-/// <c>benchmarks/results/bdn</c>, writes the goal ratio table (<c>ratios.md</c>, <c>ratios.csv</c>), the issue 3/4/5
+/// <c>benchmarks/results/bdn</c>, writes the goal ratio table (<c>ratios.md</c>, <c>ratios.csv</c>), our own
 /// figures, the chart (<c>chart.svg</c>) and <c>summary.md</c>, and puts the summary into <c>benchmarks/README.md</c>
-/// between its results markers.
+/// between its results markers. Times are medians with their 95% interval.
 /// </summary>
 internal static class ReportCommand
 {
@@ -40,13 +40,13 @@ internal static class ReportCommand
 
         var summary = new StringBuilder();
         summary.AppendLine("### Environment").AppendLine().AppendLine("```").AppendLine(Environment(reports)).AppendLine("```").AppendLine();
-        summary.AppendLine("### Goals (issues 3, 4, 7)").AppendLine().Append(RatiosMarkdown(goalRows)).AppendLine();
-        summary.AppendLine("### Encode path (issue 4)").AppendLine().Append(EncodeTable(rows)).AppendLine();
-        summary.AppendLine("### First figures for issues 3 and 5").AppendLine().Append(IssueFigures(goals, rows)).AppendLine();
+        summary.AppendLine("### Goals").AppendLine().Append(RatiosMarkdown(goalRows)).AppendLine();
+        summary.AppendLine("### Encode path").AppendLine().Append(EncodeTable(rows)).AppendLine();
+        summary.AppendLine("### Our own figures").AppendLine().Append(OwnFigures(goals, rows)).AppendLine();
         var game = Path.Combine(results, "game-mix.md");
         if (File.Exists(game))
         {
-            summary.AppendLine("### Game-shaped mix (workload 8)").AppendLine().AppendLine(File.ReadAllText(game).TrimEnd()).AppendLine();
+            summary.AppendLine("### Game-shaped mix").AppendLine().AppendLine(File.ReadAllText(game).TrimEnd()).AppendLine();
         }
 
         summary.AppendLine("### Every row").AppendLine().Append(AllRows(rows)).AppendLine();
@@ -87,10 +87,13 @@ internal static class ReportCommand
 
     private static string RatiosMarkdown(List<GoalRow> goals)
     {
-        var md = new StringBuilder("| Issue | Goal | Measured as | Ratio | Target | Status |\n|---|---|---|---:|---|---|\n");
+        var md = new StringBuilder("| Goal | Measured as | Ratio of medians [95% interval] | Target | Status |\n|---|---|---:|---|---|\n");
         foreach (var g in goals)
         {
-            md.AppendLine(CultureInfo.InvariantCulture, $"| {g.Issue} | {g.Goal} | {g.Measured} | {(g.Ratio is { } r ? r.ToString("N2", CultureInfo.InvariantCulture) + "×" : "–")} | {g.Target} | {g.Status} |");
+            var interval = g.Low is { } low && g.High is { } high
+                ? $" [{low.ToString("N2", CultureInfo.InvariantCulture)}–{high.ToString("N2", CultureInfo.InvariantCulture)}]"
+                : "";
+            md.AppendLine(CultureInfo.InvariantCulture, $"| {g.Goal} | {g.Measured} | {(g.Ratio is { } r ? r.ToString("N2", CultureInfo.InvariantCulture) + "×" + interval : "–")} | {g.Target} | {g.Status} |");
         }
 
         return md.ToString();
@@ -98,10 +101,14 @@ internal static class ReportCommand
 
     private static string RatiosCsv(List<GoalRow> goals)
     {
-        var csv = new StringBuilder("Issue,Goal,Measured,Ratio,Target,Status\n");
+        var csv = new StringBuilder("Goal,Measured,Ratio,Low,High,Target,Status\n");
         foreach (var g in goals)
         {
-            csv.AppendLine(string.Join(",", new[] { g.Issue, g.Goal, g.Measured, g.Ratio?.ToString("R", CultureInfo.InvariantCulture) ?? "", g.Target, g.Status }
+            csv.AppendLine(string.Join(",", new[]
+                {
+                    g.Goal, g.Measured, g.Ratio?.ToString("R", CultureInfo.InvariantCulture) ?? "", g.Low?.ToString("R", CultureInfo.InvariantCulture) ?? "",
+                    g.High?.ToString("R", CultureInfo.InvariantCulture) ?? "", g.Target, g.Status,
+                }
                 .Select(v => $"\"{v.Replace("\"", "\"\"", StringComparison.Ordinal)}\"")));
         }
 
@@ -126,51 +133,67 @@ internal static class ReportCommand
         return md.ToString();
     }
 
-    private static string IssueFigures(Goals goals, List<ResultRow> rows)
+    private static string OwnFigures(Goals goals, List<ResultRow> rows)
     {
-        var md = new StringBuilder("| Issue | Figure | Value |\n|---|---|---:|\n");
-        void Add(string issue, string figure, string value) => md.AppendLine(CultureInfo.InvariantCulture, $"| {issue} | {figure} | {value} |");
-        Add("3, 5", "point read (`Get`) on 100,000 records", Goals.Time(goals.Find("PointRead", "Stellar_Get")));
+        var md = new StringBuilder("| Figure | Median [95% interval] |\n|---|---:|\n");
+        void Add(string figure, ResultRow? row, bool rate = false) => md.AppendLine(CultureInfo.InvariantCulture, $"| {figure} | {(rate ? RateWithInterval(row) : TimeWithInterval(row))} |");
+        Add("point read (`Get`, shared object) on 100,000 records", goals.Find("PointRead", "Stellar_Get"));
+        Add("point read with `CopyOnRead`", goals.Find("PointRead", "Stellar_Get_CopyOnRead"));
         foreach (var bytes in rows.Where(r => r.Workload == "BlockAppend").Select(r => r.Parameters.GetValueOrDefault("BlockBytes", "")).Distinct())
         {
-            foreach (var mode in new[] { "Buffered", "WriteThrough", "Fsync" })
+            foreach (var method in new[] { "Stellar_Buffered_FlushAtEnd", "Stellar_WriteThrough", "Stellar_Fsync" })
             {
-                Add("3", $"blocks/s appended, {bytes} B blocks, {mode}", Goals.Rate(goals.Find("BlockAppend", $"Stellar_{mode}", ("BlockBytes", bytes))));
+                Add($"blocks/s appended, {bytes} B blocks, {method}", goals.Find("BlockAppend", method, ("BlockBytes", bytes)), rate: true);
             }
         }
 
-        Add("3", "open a store of 1,000,000 small records (to first read)", Goals.Time(goals.Find("Open", "Stellar_Plain")));
-        Add("3", "the same with LZ4 + AES-GCM", Goals.Time(goals.Find("Open", "Stellar_Lz4_AesGcm")));
-        foreach (var mode in new[] { "Buffered", "WriteThrough", "Fsync" })
+        Add("open a store of 1,000,000 small records (to first read)", goals.Find("Open", "Stellar_Plain"));
+        Add("the same with LZ4 + AES-GCM", goals.Find("Open", "Stellar_Lz4_AesGcm"));
+        Add("open a store of 100,000 players after churn", goals.Find("Open", "Stellar_Plain_AfterChurn"));
+        foreach (var method in new[] { "Stellar_Buffered_FlushAtEnd", "Stellar_WriteThrough", "Stellar_Fsync" })
         {
-            var row = goals.Find("SingleInsert", $"Stellar_{mode}");
-            Add("5", $"single awaited insert, {mode}: latency (1 writer, inserts/s)", $"{Goals.Time(row)} ({Goals.Rate(row)}/s)");
+            Add($"single awaited insert, {method}: latency", goals.Find("SingleInsert", method));
         }
 
         foreach (var callers in new[] { 8, 64 })
         {
             foreach (var mode in new[] { "WriteThrough", "Fsync" })
             {
-                Add("5", $"{callers} concurrent writers, {mode}: inserts/s", Goals.Rate(goals.Find("ConcurrentWrite", $"Stellar_{mode}", ("Callers", callers), ("Op", "Insert"))));
+                Add($"{callers} concurrent writers, {mode}: inserts/s", goals.Find("ConcurrentWrite", $"Stellar_{mode}", ("Callers", callers), ("Op", "Insert")), rate: true);
             }
         }
 
         foreach (var records in rows.Where(r => r.Workload == "BulkImport").Select(r => r.Parameters.GetValueOrDefault("Records", "")).Distinct())
         {
-            Add("5", $"bulk import of {records} records: records/s", Goals.Rate(goals.Find("BulkImport", "Stellar_WriteThrough_BulkImport", ("Records", records))));
+            Add($"bulk import of {records} records: records/s", goals.Find("BulkImport", "Stellar_BulkImport_WriteThroughStore", ("Records", records)), rate: true);
         }
 
         return md.ToString();
     }
 
+    private static string TimeWithInterval(ResultRow? row) => row?.MedianNs is null ? "n/a"
+        : $"{Goals.Time(row)} [{Goals.Nanoseconds(row.LowNs ?? 0)}–{Goals.Nanoseconds(row.HighNs ?? 0)}]";
+
+    private static string RateWithInterval(ResultRow? row)
+    {
+        if (row?.MedianNs is not { } median || row.OpsPerSecond is not { } ops)
+        {
+            return "n/a";
+        }
+
+        // Ops/s is from the median; the interval's ends scale the same way (a slower time is a lower rate).
+        var low = ops * median / (row.HighNs ?? median);
+        var high = ops * median / (row.LowNs ?? median);
+        return $"{ops:N0}/s [{low:N0}–{high:N0}]";
+    }
+
     private static string AllRows(List<ResultRow> rows)
     {
-        var md = new StringBuilder("| Workload | Method | Pairing | Parameters | Mean | Ops/s | MB/s | Disk KiB | Allocated B/op |\n|---|---|---|---|---:|---:|---:|---:|---:|\n");
+        var md = new StringBuilder("| Workload | Method | Pairing | Parameters | Median [95% interval] | Samples | Ops/s | MB/s | Disk KiB | Allocated B/op |\n|---|---|---|---|---:|---:|---:|---:|---:|---:|\n");
         foreach (var r in rows)
         {
-            var pairing = string.Join(",", r.Categories.Split(',').Where(c => c is Pairing.OsWrite or Pairing.Fsync or Pairing.Read));
             md.AppendLine(CultureInfo.InvariantCulture,
-                $"| {r.Workload} | {r.Method} | {pairing} | {r.ParameterText} | {Goals.Time(r)} | {Goals.Rate(r)} | {r.MBPerSecond?.ToString("N1", CultureInfo.InvariantCulture) ?? "–"} | {Goals.Kib(r)} | {r.AllocatedBytes?.ToString("N0", CultureInfo.InvariantCulture) ?? "–"} |");
+                $"| {r.Workload} | {r.Method} | {r.Pairing} | {r.ParameterText} | {TimeWithInterval(r)} | {r.Samples} | {Goals.Rate(r)} | {r.MBPerSecond?.ToString("N1", CultureInfo.InvariantCulture) ?? "–"} | {Goals.Kib(r)} | {r.AllocatedBytes?.ToString("N0", CultureInfo.InvariantCulture) ?? "–"} |");
         }
 
         return md.ToString();

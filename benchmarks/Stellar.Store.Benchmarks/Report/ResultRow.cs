@@ -6,6 +6,21 @@ namespace Stellar.Store.Benchmarks.Report;
 internal sealed record ResultRow(string Workload, string Method, IReadOnlyDictionary<string, string> Parameters, string Categories,
     double? MeanNs, double? OpsPerSecond, double? MBPerSecond, double? DiskKiB, double? AllocatedBytes)
 {
+    /// <summary>The median time per operation, ns (the mean when the report has no median).</summary>
+    public double? MedianNs { get; init; }
+
+    /// <summary>The 95% interval of the median, ns; equal to the median when there is only one sample.</summary>
+    public double? LowNs { get; init; }
+
+    /// <summary>The high end of the 95% interval of the median, ns.</summary>
+    public double? HighNs { get; init; }
+
+    /// <summary>Measured iterations across all launches.</summary>
+    public int Samples { get; init; }
+
+    /// <summary>The durability pairing among the row's categories, or empty.</summary>
+    public string Pairing => Categories.Split(',').FirstOrDefault(c => Infrastructure.Pairing.All.Contains(c)) ?? "";
+
     /// <summary>The parameters as <c>Name=Value</c> pairs.</summary>
     public string ParameterText => string.Join(", ", Parameters.Select(p => $"{p.Key}={p.Value}"));
 
@@ -43,8 +58,15 @@ internal sealed record ResultRow(string Workload, string Method, IReadOnlyDictio
 
             // Rows slower than one per second may have been written with Ops/s rounded to 0.
             var ops = Number(Cell("Ops/s")) is { } o and > 0 ? o : meanNs is { } ns and > 0 ? 1e9 / ns : (double?)null;
+            var median = Number(Cell("MedianNs")) ?? meanNs;
             yield return new ResultRow(workload, Cell("Method"), parameters, Cell("Categories"), meanNs,
-                ops, Number(Cell("MB/s")), Number(Cell("Disk KiB")), Number(Cell("Allocated [B]")));
+                ops, Number(Cell("MB/s")), Number(Cell("Disk KiB")), Number(Cell("Allocated [B]")))
+            {
+                MedianNs = median,
+                LowNs = Number(Cell("CiLowNs")) ?? median,
+                HighNs = Number(Cell("CiHighNs")) ?? median,
+                Samples = (int)(Number(Cell("Samples")) ?? 1),
+            };
         }
     }
 
