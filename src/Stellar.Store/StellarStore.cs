@@ -49,18 +49,17 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     private Task? _disposeTask;
     private int _disposed;
 
-    private StellarStore(string path, StoreOptions options, IStorage storage, IDisposable storeLock, ManifestStore manifest,
-        BlockCodec codec, AesGcmBlockCipher? cipher, Dictionary<string, ShardChain> chains, RecoveryReport recovery)
+    private StellarStore(string path, StoreOptions options, IStorage storage, StoreRecovery.Opened opened)
     {
         Path = path;
         Options = options.WithoutSecrets();
         _storage = storage;
-        _lock = storeLock;
-        _manifest = manifest;
-        _codec = codec;
-        _cipher = cipher;
-        _chains = chains;
-        Recovery = recovery;
+        _lock = opened.Lock;
+        _manifest = opened.Manifest;
+        _codec = opened.Codec;
+        _cipher = opened.Cipher;
+        _chains = opened.Chains;
+        Recovery = opened.Report;
         _ownsSystem = options.ActorSystem is null;
         _system = options.ActorSystem ?? ActorSystem.Create("stellar-store", ConfigurationFactory.ParseString(StoreActorConfig));
         _guardian = _system.ActorOf(StoreGuardian.Props(), $"stellar-store-{Interlocked.Increment(ref s_storeCounter)}");
@@ -266,61 +265,8 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
 
     private static StellarStore Open(string path, IStorage storage, StoreOptions options)
     {
-        var stopwatch = Stopwatch.StartNew();
-        var storeLock = storage.AcquireLock();
-        AesGcmBlockCipher? cipher = null;
-        ManifestStore? manifest = null;
-        var chains = new Dictionary<string, ShardChain>(StringComparer.Ordinal);
-
-        // The master key lives only while the store opens: the cipher keeps its own copy, and it is zeroed on every
-        // way out of here.
-        byte[]? masterKey = null;
-        try
-        {
-            manifest = ManifestStore.Open(storage, path, options, out masterKey);
-            cipher = masterKey is null ? null : new AesGcmBlockCipher(masterKey);
-            var codec = new BlockCodec(options.Compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
-            long blocks = 0, truncated = 0;
-            var truncatedShards = new List<string>();
-            var removed = new List<string>();
-            foreach (var entry in manifest.Collections)
-            {
-                var chain = new ShardChain(storage, manifest, entry.Id, options.MaxShardBytes, options.Durability);
-                chains[entry.Name] = chain;
-                chain.Scan(sealActive: cipher is not null);
-                blocks += chain.Blocks.Count;
-                truncated += chain.TruncatedBytes;
-                truncatedShards.AddRange(chain.TruncatedShards);
-            }
-
-            // Only now that every listed shard of every collection was found and verified: a store that refuses to
-            // open must still hold every file it held, whichever manifest a repair would need.
-            foreach (var chain in chains.Values)
-            {
-                chain.RemoveObsoleteFiles();
-                removed.AddRange(chain.RemovedFiles);
-            }
-
-            var ignored = manifest.AdoptDirectory();
-            var report = new RecoveryReport(blocks, truncated, truncatedShards, ignored, removed, stopwatch.Elapsed) { ManifestGeneration = manifest.OpenedGeneration };
-            return new StellarStore(path, options, storage, storeLock, manifest, codec, cipher, chains, report);
-        }
-        catch
-        {
-            foreach (var chain in chains.Values)
-            {
-                chain.Dispose();
-            }
-
-            manifest?.Close();
-            cipher?.Dispose();
-            storeLock.Dispose();
-            throw;
-        }
-        finally
-        {
-            KeyMaterial.Zero(masterKey);
-        }
+        var opened = StoreRecovery.Open(path, storage, options);
+        return new StellarStore(path, options, storage, opened);
     }
 
     /// <summary>

@@ -1,0 +1,77 @@
+using System.Diagnostics;
+using Stellar.Store.Codecs;
+using Stellar.Store.Format;
+using Stellar.Store.Shards;
+using Stellar.Store.Storage;
+
+namespace Stellar.Store;
+
+/// <summary>
+/// The open of a store directory, before any collection is used: the lock, the manifest (and the key check), every
+/// listed shard found and verified, then the files no manifest names handled. Everything it made is released when
+/// it throws.
+/// </summary>
+internal static class StoreRecovery
+{
+    /// <summary>What an open hands to the store it opened; the store owns all of it from then on.</summary>
+    public sealed record Opened(IDisposable Lock, ManifestStore Manifest, BlockCodec Codec, AesGcmBlockCipher? Cipher, Dictionary<string, ShardChain> Chains, RecoveryReport Report);
+
+    public static Opened Open(string path, IStorage storage, StoreOptions options)
+    {
+        var stopwatch = Stopwatch.StartNew();
+        var storeLock = storage.AcquireLock();
+        AesGcmBlockCipher? cipher = null;
+        ManifestStore? manifest = null;
+        var chains = new Dictionary<string, ShardChain>(StringComparer.Ordinal);
+
+        // The master key lives only while the store opens: the cipher keeps its own copy, and it is zeroed on every
+        // way out of here.
+        byte[]? masterKey = null;
+        try
+        {
+            manifest = ManifestStore.Open(storage, path, options, out masterKey);
+            cipher = masterKey is null ? null : new AesGcmBlockCipher(masterKey);
+            var codec = new BlockCodec(options.Compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
+            long blocks = 0, truncated = 0;
+            var truncatedShards = new List<string>();
+            var removed = new List<string>();
+            foreach (var entry in manifest.Collections)
+            {
+                var chain = new ShardChain(storage, manifest, entry.Id, options.MaxShardBytes, options.Durability);
+                chains[entry.Name] = chain;
+                chain.Scan(sealActive: cipher is not null);
+                blocks += chain.Blocks.Count;
+                truncated += chain.TruncatedBytes;
+                truncatedShards.AddRange(chain.TruncatedShards);
+            }
+
+            // Only now that every listed shard of every collection was found and verified: a store that refuses to
+            // open must still hold every file it held, whichever manifest a repair would need.
+            foreach (var chain in chains.Values)
+            {
+                chain.RemoveObsoleteFiles();
+                removed.AddRange(chain.RemovedFiles);
+            }
+
+            var ignored = manifest.AdoptDirectory();
+            var report = new RecoveryReport(blocks, truncated, truncatedShards, ignored, removed, stopwatch.Elapsed) { ManifestGeneration = manifest.OpenedGeneration };
+            return new Opened(storeLock, manifest, codec, cipher, chains, report);
+        }
+        catch
+        {
+            foreach (var chain in chains.Values)
+            {
+                chain.Dispose();
+            }
+
+            manifest?.Close();
+            cipher?.Dispose();
+            storeLock.Dispose();
+            throw;
+        }
+        finally
+        {
+            KeyMaterial.Zero(masterKey);
+        }
+    }
+}
