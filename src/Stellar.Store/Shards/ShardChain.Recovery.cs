@@ -27,6 +27,7 @@ internal sealed partial class ShardChain
     public void Scan(bool sealActive)
     {
         ulong lastSequence = 0;
+        ulong firstListed = 0;
         _scanner = new ShardScanner(_collectionId);
         for (var i = 0; i < _entry.Shards.Count; i++)
         {
@@ -47,6 +48,11 @@ internal sealed partial class ShardChain
             var isActive = isLast && details is not { IsSealed: true };
             var first = _blocks.Count;
             var consecutive = details?.Salt is not null;
+            if (consecutive)
+            {
+                firstListed = Math.Max(firstListed, details!.FirstSequence ?? 0);
+            }
+
             var end = _scanner.Scan(file, ShardPath(shardId), shardId, isActive, start, consecutive ? details!.FirstSequence : null, consecutive,
                 ref lastSequence, _blocks);
             if (end < length)
@@ -68,7 +74,10 @@ internal sealed partial class ShardChain
             }
         }
 
-        NextSequence = lastSequence + 1;
+        // Past the blocks found, and never below the first sequence the manifest lists for a shard: a shard rolled
+        // after a compaction starts above the output's low sequences, and when a power loss emptied it, its first
+        // block must still carry the sequence the manifest expects.
+        NextSequence = Math.Max(lastSequence + 1, firstListed);
 
         // Even an empty active shard: a power loss can empty a shard whose blocks (and their nonces) reached the
         // device before its length did, and the sequences they used would be handed out again from here.
