@@ -5,8 +5,8 @@ using Stellar.Store.Tests.Api;
 namespace Stellar.Store.Tests.Shards;
 
 /// <summary>
-/// Two collections of one store on real files change the one manifest at once: shard rolls and compactions of both
-/// overlap, and one collection's replace fails while the other goes on. Checked against the test's own record of the
+/// Collections of one store on real files change the one manifest at once: eight start and roll shards together;
+/// two roll and compact together, and one's replace fails while the other goes on. Checked against the test's own record of the
 /// acknowledged writes and against the manifest file read without the store's parser.
 /// </summary>
 public sealed class ManifestConcurrencyTests : IDisposable
@@ -18,6 +18,42 @@ public sealed class ManifestConcurrencyTests : IDisposable
     public void Dispose() => _dir.Dispose();
 
     private static StoreOptions Options => new() { MaxShardBytes = 64 * 1024, CompactionThreshold = 0 };
+
+    [Fact]
+    public async Task Collections_StartingAndRollingShardsAtTheSameTime_KeepEveryAcknowledgedWriteUnderItsCollection()
+    {
+        // Each collection starts its first shard at once and rolls a 64 KiB shard every few writes, so manifest
+        // replaces of different collections overlap.
+        var options = new StoreOptions { MaxShardBytes = 64 * 1024 };
+        const int Collections = 8;
+        var writes = Stress.Pick(300, 3000);
+        var payload = new string('x', 4000);
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var collections = Enumerable.Range(0, Collections).Select(c => store.GetCollection<int, Player>($"c{c}", p => p.Id)).ToArray();
+            await Task.WhenAll(collections.Select((collection, c) => Task.Run(async () =>
+            {
+                for (var i = 0; i < writes; i++)
+                {
+                    await collection.InsertAsync(Expected(c, i, payload));
+                }
+            })));
+        }
+
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            for (var c = 0; c < Collections; c++)
+            {
+                var players = store.GetCollection<int, Player>($"c{c}", p => p.Id);
+                Assert.Equal(writes, players.Count);
+
+                // Each collection's own values: a shard listed under the wrong collection would show here.
+                Assert.All(Enumerable.Range(0, writes), i => Assert.Equal(Expected(c, i, payload), players.Get(i)));
+            }
+
+            Assert.Empty(store.Recovery.IgnoredFiles);
+        }
+    }
 
     [Fact]
     public async Task Collections_RollingAndCompactingAtTheSameTime_KeepEveryAcknowledgedWriteAndListEachShardOnce()
@@ -166,4 +202,6 @@ public sealed class ManifestConcurrencyTests : IDisposable
 
     private static string Value(string collection, int key, int round) =>
         string.Create(CultureInfo.InvariantCulture, $"{collection}-{key}-{round}-") + new string((char)('a' + (key % 26)), 2_000);
+
+    private static Player Expected(int collection, int i, string payload) => new(i, $"c{collection}-{i}-{payload}", collection, i);
 }
