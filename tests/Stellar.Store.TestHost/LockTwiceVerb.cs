@@ -16,41 +16,20 @@ internal static class LockTwiceVerb
     /// <summary>Printed when the second acquisition succeeded: two owners of one store.</summary>
     public const string AcquiredLine = "second acquired";
 
-    public static int Run(string[] args)
-    {
-        if (args.Length != 1)
-        {
-            Console.Error.WriteLine("usage: lock-twice <store directory>");
-            return ExitCodes.Usage;
-        }
+    public static int Run(string[] args) => LockVerb.HoldUntilKilled(args, "lock-twice", TryAgain);
 
+    private static void TryAgain(string directory)
+    {
         try
         {
-            using (new FileStorage(args[0]).AcquireLock())
+            using (new FileStorage(directory).AcquireLock())
             {
-                try
-                {
-                    using (new FileStorage(args[0]).AcquireLock())
-                    {
-                        Console.Out.WriteLine(AcquiredLine);
-                    }
-                }
-                catch (StoreLockedException)
-                {
-                    Console.Out.WriteLine(RefusedLine);
-                }
-
-                Console.Out.WriteLine(LockVerb.LockedLine);
-                Console.Out.Flush();
-                Thread.Sleep(Timeout.Infinite);
+                Console.Out.WriteLine(AcquiredLine);
             }
-
-            return ExitCodes.Success;
         }
-        catch (StoreLockedException ex)
+        catch (StoreLockedException)
         {
-            Console.Error.WriteLine(ex.Message);
-            return ExitCodes.StoreLocked;
+            Console.Out.WriteLine(RefusedLine);
         }
     }
 }
