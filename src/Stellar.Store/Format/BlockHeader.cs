@@ -183,8 +183,11 @@ internal readonly record struct BlockHeader(
         return header;
     }
 
-    /// <summary>The most bytes a header check covers (00-35 of the fixed header): what checking a header costs.</summary>
-    public const int HeaderCrcLength = HeaderCrcOffset;
+    /// <summary>
+    /// The most bytes a header check covers (00-35 of a fixed header, up to 40 of a compact one): what checking a
+    /// header costs at most.
+    /// </summary>
+    public const int HeaderCrcLength = MaxSize - sizeof(ushort) - sizeof(uint);
 
     /// <summary>
     /// The block CRC over a parsed block's header only (every byte before the block CRC), to be extended with
