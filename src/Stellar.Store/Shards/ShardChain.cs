@@ -64,6 +64,9 @@ internal sealed partial class ShardChain : IDisposable
         }
     }
 
+    /// <summary>Whether ending a group fsyncs (<see cref="Durability.Fsync"/>).</summary>
+    public bool SyncsEachGroup => _durability == Durability.Fsync;
+
     /// <summary>The collection id every block of this chain carries.</summary>
     public uint CollectionId => _collectionId;
 
