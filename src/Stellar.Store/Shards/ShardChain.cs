@@ -163,6 +163,32 @@ internal sealed partial class ShardChain : IDisposable
         return at;
     }
 
+    /// <summary>
+    /// Before the writer starts: gives a collection without a shard its first one, so that its first write does not
+    /// wait for the shard's creation (a file, two fsyncs and a manifest replace: most of a fresh store's first 500
+    /// awaited inserts' time). A storage failure here is left to the first write: it finds the shard created, or
+    /// creates it and meets the failure then, faulting the collection as a failed roll does.
+    /// </summary>
+    public void StartFirstShard()
+    {
+        if (ActiveShardId != 0)
+        {
+            return;
+        }
+
+        try
+        {
+            var shardId = _manifest.ReserveShardId(_collectionId);
+            Refresh();
+            _salts[shardId] = ShardHeader.New(_collectionId, shardId).Salt;
+            Roll(shardId, NextSequence);
+        }
+        catch (IOException)
+        {
+            // Nothing is undone (see ManifestStore): the manifest's memory holds whatever the replace did.
+        }
+    }
+
     /// <summary>Ends a group: makes it as durable as the mode promises.</summary>
     public void EndGroup()
     {

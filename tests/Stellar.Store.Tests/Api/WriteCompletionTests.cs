@@ -98,6 +98,31 @@ public sealed class WriteCompletionTests : IDisposable
         }
     }
 
+    [Theory]
+    [InlineData(Durability.WriteThrough)]
+    [InlineData(Durability.Fsync)]
+    public async Task GetCollection_NewCollectionNeverWritten_ReopensEmptyAndKeepsLaterWrites(Durability durability)
+    {
+        // A new collection gets its first shard when it is created, before any write: a store closed (or crashed)
+        // right after that must open, and the collection must take writes as any other.
+        var options = new StoreOptions { Durability = durability };
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            Assert.Equal(0, store.GetCollection<int, Player>("players", p => p.Id).Count);
+        }
+
+        var player = new Player(7, "seven", 7, 700);
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var players = store.GetCollection<int, Player>("players", p => p.Id);
+            Assert.Equal(0, players.Count);
+            await players.InsertAsync(player);
+        }
+
+        await using var reopened = await StellarStore.OpenAsync(_dir.Path, options);
+        Assert.Equal(player, reopened.GetCollection<int, Player>("players", p => p.Id).Get(7));
+    }
+
     private static void AssertHolds(Collection<string, Chunk> chunks, Dictionary<string, int> expected)
     {
         Assert.Equal(expected.Count, chunks.Count);
