@@ -31,6 +31,9 @@ internal sealed class CollectionLoader<TKey, TValue>
     /// <summary>The most keys a loaded map is sized for up front; beyond that it grows as it fills.</summary>
     private const int MaxPresizedKeys = 1 << 22;
 
+    /// <summary>The fewest bytes a record takes: a delete of a one-byte key.</summary>
+    private const int SmallestRecordBytes = RecordFormat.DeleteOverhead + 1;
+
     private readonly ShardChain _chain;
     private readonly BlockCodec _codec;
     private readonly int _parallelism;
@@ -44,13 +47,18 @@ internal sealed class CollectionLoader<TKey, TValue>
         _largeValueBytes = largeValueBytes;
     }
 
-    /// <summary>Keys the collection may hold after the load: every record found at open, the most there can be.</summary>
+    /// <summary>
+    /// Keys to size the map for before the load: the records found at open, the most keys there can be. A header's
+    /// record count is trusted only as far as the block's bytes on disk can hold records (a resealed header could
+    /// otherwise make open reserve room for records that are not there); a block of well-compressed tiny records is
+    /// undercounted, and the map grows as it fills.
+    /// </summary>
     public static int CapacityFor(ShardChain chain)
     {
         long records = 0;
         foreach (var block in chain.Blocks)
         {
-            records += block.Header.RecordCount;
+            records += Math.Min((long)block.Header.RecordCount, block.Header.BlockLength / SmallestRecordBytes);
         }
 
         // Bounded, so that a store of many overwrites of few keys does not reserve room for every overwrite.
