@@ -28,6 +28,12 @@ namespace Stellar.Store.Snapshots;
 internal sealed class VersionedMap<TKey, TValue>
     where TKey : notnull
 {
+    /// <summary>
+    /// Locks of a presized map: a presized dictionary keeps the lock count it starts with, and the loader's threads
+    /// insert at once, so with one lock per core they would queue on each other's locks at almost every insert.
+    /// </summary>
+    private const int LoadLocks = 64;
+
     private readonly ConcurrentDictionary<TKey, VersionNode<TValue>> _chains;
     private readonly ConcurrentDictionary<long, int> _pins = new();
     private readonly Queue<(TKey Key, long Version)> _tombstones = new();
@@ -47,7 +53,7 @@ internal sealed class VersionedMap<TKey, TValue>
     public VersionedMap(IEqualityComparer<TKey>? comparer = null, int capacity = 0)
     {
         _chains = capacity > 0
-            ? new ConcurrentDictionary<TKey, VersionNode<TValue>>(Environment.ProcessorCount, capacity, comparer)
+            ? new ConcurrentDictionary<TKey, VersionNode<TValue>>(LoadLocks, capacity, comparer)
             : new ConcurrentDictionary<TKey, VersionNode<TValue>>(comparer);
     }
 
