@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 
 namespace Stellar.Store.Snapshots;
 
@@ -77,17 +78,24 @@ internal sealed class VersionedMap<TKey, TValue>
     public Action? Released { get; set; }
 
     /// <summary>Reads the newest published value of <paramref name="key"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryGetLatest(TKey key, [MaybeNullWhen(false)] out VersionNode<TValue> node)
     {
-        while (true)
+        // The common case inline: the head is published, so no older version matters and no cut can be met.
+        var version = Volatile.Read(ref _published).Version;
+        if (!_chains.TryGetValue(key, out var head))
         {
-            var version = Volatile.Read(ref _published).Version;
-            var found = TryFind(key, version, out node, out var cut);
-            if (!cut)
-            {
-                return found;
-            }
+            node = null;
+            return false;
         }
+
+        if (head.Version <= version)
+        {
+            node = head;
+            return !head.Deleted;
+        }
+
+        return TryGetLatestSlow(key, head, version, out node);
     }
 
     /// <summary>Reads <paramref name="key"/> as of a pinned <paramref name="version"/>.</summary>
@@ -117,14 +125,20 @@ internal sealed class VersionedMap<TKey, TValue>
     /// <summary>Enumerates every key alive at <paramref name="version"/>, which the caller has pinned.</summary>
     public IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> EnumerateAt(long version)
     {
-        foreach (var (key, _) in _chains)
+        foreach (var (key, head) in _chains)
         {
-            if (TryFind(key, version, out var node, out _))
+            if (VisibleAt(head, version) is { } node)
             {
                 yield return new KeyValuePair<TKey, VersionNode<TValue>>(key, node);
             }
         }
     }
+
+    /// <summary>
+    /// The head of every key's chain, tombstones included, in no set order: for scans, which take from each head the
+    /// node <see cref="VisibleAt"/> their pinned version, so that a scan costs one dictionary walk and no lookup per key.
+    /// </summary>
+    public IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> Heads => _chains;
 
     /// <summary>
     /// Pins the newest published version so that its versions stay readable until <see cref="Unpin"/>.
@@ -204,7 +218,7 @@ internal sealed class VersionedMap<TKey, TValue>
         }
 
         Debug.Assert(version > Published.Version, "Apply stages a version newer than the published one.");
-        var node = new VersionNode<TValue>(version, value, deleted, shardId, size, head, location);
+        var node = VersionNode<TValue>.Create(version, value, deleted, shardId, size, head, location);
         _chains[key] = node;
         if (head is not null)
         {
@@ -260,15 +274,60 @@ internal sealed class VersionedMap<TKey, TValue>
         Volatile.Write(ref _retained, _replacing.Count + _tombstones.Count);
     }
 
+    /// <summary>
+    /// The version of a pinned reader's key at <paramref name="version"/>, walking from <paramref name="head"/>, or null
+    /// when the key is deleted or absent then. A pinned version is never cut, so the walk never meets the mark.
+    /// </summary>
+    public static VersionNode<TValue>? VisibleAt(VersionNode<TValue> head, long version)
+    {
+        for (var current = head; current is not null; current = current.Next)
+        {
+            Debug.Assert(!ReferenceEquals(current, VersionNode<TValue>.Trimmed), "a pinned version's chain is never cut");
+            if (current.Version <= version)
+            {
+                return current.Deleted ? null : current;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>The newest published version when the head is newer: walks the chain, and retries at the newest version past a cut.</summary>
+    private bool TryGetLatestSlow(TKey key, VersionNode<TValue> head, long version, [MaybeNullWhen(false)] out VersionNode<TValue> node)
+    {
+        while (true)
+        {
+            var found = TryFind(head, version, out node, out var cut);
+            if (!cut)
+            {
+                return found;
+            }
+
+            version = Volatile.Read(ref _published).Version;
+            if (!_chains.TryGetValue(key, out head!))
+            {
+                return false;
+            }
+        }
+    }
+
     private bool TryFind(TKey key, long version, [MaybeNullWhen(false)] out VersionNode<TValue> node, out bool cut)
     {
-        cut = false;
-        node = null;
-        if (!_chains.TryGetValue(key, out var current))
+        if (!_chains.TryGetValue(key, out var head))
         {
+            cut = false;
+            node = null;
             return false;
         }
 
+        return TryFind(head, version, out node, out cut);
+    }
+
+    private static bool TryFind(VersionNode<TValue> head, long version, [MaybeNullWhen(false)] out VersionNode<TValue> node, out bool cut)
+    {
+        cut = false;
+        node = null;
+        VersionNode<TValue>? current = head;
         while (current is not null)
         {
             if (ReferenceEquals(current, VersionNode<TValue>.Trimmed))
