@@ -6,7 +6,7 @@ using System.Runtime.CompilerServices;
 namespace Stellar.Store.Snapshots;
 
 /// <summary>
-/// The in-memory state of one collection: a version chain per key in a <see cref="ConcurrentDictionary{TKey,TValue}"/>,
+/// The in-memory state of one collection: a version chain per key in a <see cref="HeadTable{TKey,TValue}"/>,
 /// and a published commit version that readers read once.
 /// </summary>
 /// <remarks>
@@ -17,7 +17,7 @@ namespace Stellar.Store.Snapshots;
 /// commit.</para>
 /// <para>Thread safety: exactly one writer thread at a time calls <see cref="Apply"/> and <see cref="Publish"/>
 /// (the collection's writer), and only it ever cuts a chain; any number of threads call the rest concurrently.
-/// Readers never lock: <see cref="ConcurrentDictionary{TKey,TValue}.TryGetValue"/> is lock-free.</para>
+/// Readers never lock: <see cref="HeadTable{TKey,TValue}.TryGetValue"/> is lock-free.</para>
 /// <para>Old versions are kept only while a pinned snapshot may need them. Each node that replaces a version is
 /// queued at <see cref="Apply"/>; at every <see cref="Publish"/> the writer cuts the chain below each queued node
 /// that no pin is older than (marking the cut with <see cref="VersionNode{TValue}.Trimmed"/>), so with no snapshot
@@ -28,7 +28,7 @@ namespace Stellar.Store.Snapshots;
 internal sealed class VersionedMap<TKey, TValue>
     where TKey : notnull
 {
-    private readonly ConcurrentDictionary<TKey, VersionNode<TValue>> _chains;
+    private readonly HeadTable<TKey, TValue> _chains;
     private readonly ConcurrentDictionary<long, int> _pins = new();
     private readonly Queue<(TKey Key, long Version)> _tombstones = new();
 
@@ -41,7 +41,7 @@ internal sealed class VersionedMap<TKey, TValue>
 
     public VersionedMap(IEqualityComparer<TKey>? comparer = null)
     {
-        _chains = new ConcurrentDictionary<TKey, VersionNode<TValue>>(comparer);
+        _chains = new HeadTable<TKey, TValue>(comparer);
     }
 
     /// <summary>The newest published version and the live key count at it.</summary>
@@ -120,7 +120,7 @@ internal sealed class VersionedMap<TKey, TValue>
     }
 
     /// <summary>The head node of <paramref name="key"/>, including unpublished ones; for the writer only.</summary>
-    public VersionNode<TValue>? Head(TKey key) => _chains.TryGetValue(key, out var head) ? head : null;
+    public VersionNode<TValue>? Head(TKey key) => _chains.Find(key);
 
     /// <summary>Enumerates every key alive at <paramref name="version"/>, which the caller has pinned.</summary>
     public IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> EnumerateAt(long version)
@@ -211,7 +211,7 @@ internal sealed class VersionedMap<TKey, TValue>
     /// </summary>
     public VersionNode<TValue>? Apply(TKey key, long version, TValue? value, bool deleted, uint shardId, int size, ValueLocation? location = null)
     {
-        _chains.TryGetValue(key, out var head);
+        var head = _chains.Find(key);
         if (head is null && deleted)
         {
             return null;
@@ -219,7 +219,7 @@ internal sealed class VersionedMap<TKey, TValue>
 
         Debug.Assert(version > Published.Version, "Apply stages a version newer than the published one.");
         var node = VersionNode<TValue>.Create(version, value, deleted, shardId, size, head, location);
-        _chains[key] = node;
+        _chains.Set(key, node);
         if (head is not null)
         {
             _replacing.Enqueue(node);
@@ -265,9 +265,9 @@ internal sealed class VersionedMap<TKey, TValue>
         while (_tombstones.TryPeek(out var tombstone) && tombstone.Version <= horizon)
         {
             _tombstones.Dequeue();
-            if (_chains.TryGetValue(tombstone.Key, out var head) && head.Deleted && head.Version == tombstone.Version)
+            if (_chains.Find(tombstone.Key) is { Deleted: true } head && head.Version == tombstone.Version)
             {
-                _chains.TryRemove(new KeyValuePair<TKey, VersionNode<TValue>>(tombstone.Key, head));
+                _chains.Remove(tombstone.Key, head);
             }
         }
 
