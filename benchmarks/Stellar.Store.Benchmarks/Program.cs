@@ -1,12 +1,14 @@
 using BenchmarkDotNet.Running;
 using Stellar.Store.Benchmarks.Game;
 using Stellar.Store.Benchmarks.Infrastructure;
+using Stellar.Store.Benchmarks.Memory;
 using Stellar.Store.Benchmarks.Report;
 
 // Verbs:
 //   all [BenchmarkDotNet args]  every benchmark, then the game mix, then the report
 //   game [seconds]              only the game mix (workload 8), 10 s per store by default
 //   report                      only the report, from the last run's CSV files
+//   memory [records]            managed and resident bytes per record, Dictionary against an opened store (1,000,000)
 //   anything else               BenchmarkDotNet's own command line (--filter, --anyCategories, --list flat, ...)
 var verb = args.FirstOrDefault();
 var rest = args.Skip(1).ToArray();
@@ -18,6 +20,10 @@ switch (verb)
     case "game":
         GameMix.Run(Paths.Results, GameDuration(rest));
         return 0;
+    case "memory":
+        return MemoryFootprint.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var records) ? records : Scale.Records(1_000_000));
+    case MemoryFootprint.ChildVerb:
+        return MemoryFootprint.Child(rest);
     case "all":
         SideMetrics.Clear();
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(["--filter", "*", .. rest], BenchConfig.Create());

@@ -38,6 +38,7 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
     private readonly VersionedMap<TKey, TValue> _map;
     private readonly CollectionEngine<TKey, TValue> _engine;
     private readonly Func<VersionNode<TValue>, TValue> _read;
+    private readonly bool _copyOnRead;
     private readonly Compactor _compactor;
 
     internal Collection(IStoreContext store, string name, Func<TValue, TKey> keySelector, WriterHandle<CollectionWrite<TKey, TValue>, bool> writer, CollectionEngine<TKey, TValue> engine, Compactor compactor, bool copyOnRead)
@@ -52,6 +53,7 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
         _read = copyOnRead
             ? node => node.Location is null ? RecordSerializer<TValue>.Copy(node.Value!) : engine.ReadValue(node)
             : engine.ReadValue;
+        _copyOnRead = copyOnRead;
         _compactor = compactor;
     }
 
@@ -88,7 +90,28 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
     public bool TryGet(TKey key, [MaybeNullWhen(false)] out TValue value)
     {
         ArgumentNullException.ThrowIfNull(key);
-        while (_map.TryGetLatest(key, out var node))
+        if (!_map.TryGetLatest(key, out var node))
+        {
+            value = default;
+            return false;
+        }
+
+        // The common case inline: the shared instance of a value in memory. Copies, values on disk and their retries
+        // (with the try/catch that would keep this frame from being cheap) live in ReadSlow.
+        if (node.InMemory && !_copyOnRead)
+        {
+            value = node.Value!;
+            return true;
+        }
+
+        return ReadSlow(key, node, out value);
+    }
+
+    /// <summary>Reads <paramref name="node"/> through the read delegate; when its shard was compacted away meanwhile, reads the newest version instead.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool ReadSlow(TKey key, VersionNode<TValue> node, [MaybeNullWhen(false)] out TValue value)
+    {
+        do
         {
             try
             {
@@ -100,6 +123,7 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
                 // The version found was replaced, then compacted away, while it was read: read the newest one.
             }
         }
+        while (_map.TryGetLatest(key, out node!));
 
         value = default;
         return false;
@@ -111,17 +135,11 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
     /// until it ends or its enumerator is disposed (<c>foreach</c> does both); an enumerator abandoned half way
     /// holds it until the garbage collector finalizes it (see <see cref="CollectionSnapshot{TKey,TValue}"/>).
     /// </summary>
-    public IEnumerable<TValue> Query(Func<TValue, bool>? predicate = null)
-    {
-        using var snapshot = Snapshot();
-        foreach (var value in snapshot.Query(predicate))
-        {
-            yield return value;
-        }
-    }
+    public IEnumerable<TValue> Query(Func<TValue, bool>? predicate = null) =>
+        CollectionSnapshot<TKey, TValue>.QueryLatest(Snapshot, predicate);
 
     /// <summary>Pins the newest version: reads through it stay at that version until it is disposed.</summary>
-    public CollectionSnapshot<TKey, TValue> Snapshot() => new(_store, _map, _read);
+    public CollectionSnapshot<TKey, TValue> Snapshot() => new(_store, _map, _read, _copyOnRead);
 
     /// <summary>Inserts <paramref name="value"/>; fails with <see cref="DuplicateKeyException"/> (nothing stored) when its key exists.</summary>
     public Task InsertAsync(TValue value, CancellationToken cancellationToken = default) =>

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using Stellar.Store.Shards;
 using Stellar.Store.Snapshots;
@@ -24,14 +25,16 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
     private readonly IStoreContext _store;
     private readonly VersionedMap<TKey, TValue> _map;
     private readonly Func<VersionNode<TValue>, TValue> _read;
+    private readonly bool _copyOnRead;
     private readonly PublishedState _state;
     private int _disposed;
 
-    internal CollectionSnapshot(IStoreContext store, VersionedMap<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read)
+    internal CollectionSnapshot(IStoreContext store, VersionedMap<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read, bool copyOnRead)
     {
         _store = store;
         _map = map;
         _read = read;
+        _copyOnRead = copyOnRead;
         _state = map.Pin();
     }
 
@@ -69,8 +72,16 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
     public IEnumerable<TValue> Query(Func<TValue, bool>? predicate = null)
     {
         ThrowIfDisposed();
-        return QueryCore(predicate);
+        return Scan(this, null, predicate);
     }
+
+    /// <summary>
+    /// <see cref="Query"/> on a snapshot of its own, taken by <paramref name="pin"/> when enumeration starts and released
+    /// when it ends or its enumerator is disposed: <see cref="Collection{TKey,TValue}.Query"/> without a second
+    /// iterator around the scan.
+    /// </summary>
+    internal static IEnumerable<TValue> QueryLatest(Func<CollectionSnapshot<TKey, TValue>> pin, Func<TValue, bool>? predicate) =>
+        Scan(null, pin, predicate);
 
     /// <summary>Releases the version so the store can forget what only it needed. Idempotent; any thread.</summary>
     public void Dispose()
@@ -79,15 +90,37 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
         GC.SuppressFinalize(this);
     }
 
-    private IEnumerable<TValue> QueryCore(Func<TValue, bool>? predicate)
+    /// <summary>The values of <paramref name="shared"/>, or of a snapshot <paramref name="pin"/> takes at the first step and this releases.</summary>
+    private static IEnumerable<TValue> Scan(CollectionSnapshot<TKey, TValue>? shared, Func<CollectionSnapshot<TKey, TValue>>? pin, Func<TValue, bool>? predicate)
     {
-        foreach (var (_, node) in _map.EnumerateAt(_state.Version))
+        Debug.Assert(shared is not null || pin is not null, "a scan reads a given snapshot or takes its own");
+        var snapshot = shared ?? pin!();
+        try
         {
-            ThrowIfDisposed();
-            var value = Read(node);
-            if (predicate is null || predicate(value))
+            snapshot.ThrowIfDisposed();
+            var version = snapshot._state.Version;
+            foreach (var (_, head) in snapshot._map.Heads)
             {
-                yield return value;
+                if (VersionedMap<TKey, TValue>.VisibleAt(head, version) is not { } node)
+                {
+                    continue;
+                }
+
+                snapshot.ThrowIfDisposed();
+
+                // The common case inline (the shared instance of a value in memory); copies and values on disk through Read.
+                var value = node.InMemory && !snapshot._copyOnRead ? node.Value! : snapshot.Read(node);
+                if (predicate is null || predicate(value))
+                {
+                    yield return value;
+                }
+            }
+        }
+        finally
+        {
+            if (shared is null)
+            {
+                snapshot.Dispose();
             }
         }
     }

@@ -78,10 +78,12 @@ public sealed class DryRunTests : IDisposable
             benchmark.SetupSqlite();
             benchmark.SetupZone();
             benchmark.SetupStellar();
+            benchmark.SetupDictionary();
             Assert.Equal(expected, benchmark.LiteDb_Find());
             Assert.Equal(expected, benchmark.Sqlite_Where());
             Assert.Equal(expected, benchmark.ZoneTree_Iterate());
             Assert.Equal(expected, benchmark.Stellar_Query());
+            Assert.Equal(expected, benchmark.ConcurrentDictionary_Values());
         }
         finally
         {

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using BenchmarkDotNet.Attributes;
 using LiteDB;
 using Stellar.Store.Benchmarks.Infrastructure;
@@ -28,6 +29,7 @@ public class ScanQueryBenchmarks : StoreBenchmark
     private ILiteCollection<SmallRecord> _lite = null!;
     private Sqlite _sqlite = null!;
     private IZoneTree<int, SmallRecord> _zone = null!;
+    private ConcurrentDictionary<int, SmallRecord> _dictionary = null!;
 
     private static SmallRecord[] Records => Data.SmallRange(PointReadBenchmarks.StoreRecords).ToArray();
 
@@ -62,6 +64,12 @@ public class ScanQueryBenchmarks : StoreBenchmark
         _stellar.BulkImportAsync(Records).GetAwaiter().GetResult();
     }
 
+    [GlobalSetup(Target = nameof(ConcurrentDictionary_Values))]
+    public void SetupDictionary()
+    {
+        _dictionary = new ConcurrentDictionary<int, SmallRecord>(Records.Select(r => KeyValuePair.Create(r.Id, r)));
+    }
+
     [GlobalCleanup]
     public void GlobalCleanup()
     {
@@ -94,4 +102,8 @@ public class ScanQueryBenchmarks : StoreBenchmark
 
     [Benchmark]
     public int Stellar_Query() => _stellar.Query(r => r.Score >= MinScore && r.LastSeen >= Since).ToList().Count;
+
+    /// <summary>The in-memory floor: the same predicate over the values of a <see cref="ConcurrentDictionary{TKey,TValue}"/>.</summary>
+    [Benchmark]
+    public int ConcurrentDictionary_Values() => _dictionary.Values.Where(r => r.Score >= MinScore && r.LastSeen >= Since).ToList().Count;
 }

@@ -11,11 +11,10 @@ using Stellar.Store.Snapshots;
 namespace Stellar.Store.Engine;
 
 /// <summary>
-/// Rebuilds a collection at open from the blocks its shard chain verified, on every core in both steps: blocks are
-/// decoded (read into pooled buffers, authenticated, decompressed, deserialized into the nodes the map will hold) in
-/// parallel; then the keys are split into partitions by hash, and each partition applies its records strictly in
-/// sequence order on its own thread, so every key ends at its last record exactly as a sequential apply would leave
-/// it. The result is published as one version. A block that fails to decode throws <see cref="CorruptBlockException"/>
+/// Rebuilds a collection at open from the blocks its shard chain verified: blocks are decoded (read into pooled
+/// buffers, authenticated, decompressed, deserialized into the nodes the map will hold) in parallel on every core;
+/// then one thread applies them strictly in sequence order into the presized map (a slot write per record: the
+/// map's head table has one writer), so every key ends at its last record. The result is published as one version. A block that fails to decode throws <see cref="CorruptBlockException"/>
 /// naming file and offset.
 /// </summary>
 /// <remarks>Thread safety: runs once, before the collection's writer starts.</remarks>
@@ -24,9 +23,6 @@ internal sealed class CollectionLoader<TKey, TValue>
 {
     /// <summary>The version a loaded collection starts at.</summary>
     public const long LoadVersion = 1;
-
-    /// <summary>The most key partitions applied at once (a partition number is stored in a byte per record).</summary>
-    private const int MaxPartitions = 64;
 
     /// <summary>The most keys a loaded map is sized for up front; beyond that it grows as it fills.</summary>
     private const int MaxPresizedKeys = 1 << 22;
@@ -69,10 +65,9 @@ internal sealed class CollectionLoader<TKey, TValue>
     public long Load(VersionedMap<TKey, TValue> map, ShardUsageLedger ledger)
     {
         var blocks = _chain.Blocks;
-        var partitions = Math.Clamp(_parallelism, 1, MaxPartitions);
         var options = new ParallelOptions { MaxDegreeOfParallelism = _parallelism };
         var decoded = new DecodedBlock[blocks.Count];
-        Run(() => Parallel.For(0, blocks.Count, options, i => decoded[i] = DecodeBlock(blocks[i], partitions)));
+        Run(() => Parallel.For(0, blocks.Count, options, i => decoded[i] = DecodeBlock(blocks[i])));
 
         // Every record counts as stored; those still readable at the end are marked live below.
         foreach (var block in decoded)
@@ -80,18 +75,12 @@ internal sealed class CollectionLoader<TKey, TValue>
             ledger.Add(block.ShardId, block.RecordBytes, live: false);
         }
 
-        var outcomes = new PartitionOutcome[partitions];
-        Run(() => Parallel.For(0, partitions, options, p => outcomes[p] = ApplyPartition(map, decoded, (byte)p, partitions)));
-        long count = 0;
-        foreach (var outcome in outcomes)
+        var (count, liveBytes) = Apply(map, decoded);
+        foreach (var (shardId, bytes) in liveBytes)
         {
-            count += outcome.Count;
-            foreach (var (shardId, bytes) in outcome.LiveBytes)
+            if (bytes != 0)
             {
-                if (bytes != 0)
-                {
-                    ledger.MarkLive(shardId, bytes);
-                }
+                ledger.MarkLive(shardId, bytes);
             }
         }
 
@@ -113,12 +102,8 @@ internal sealed class CollectionLoader<TKey, TValue>
         }
     }
 
-    /// <summary>
-    /// Applies, in sequence order, the records of every block whose key falls in <paramref name="partition"/>: the
-    /// records of one key all fall in one partition, so each key sees its records in order. Returns the live keys of
-    /// the partition and their bytes per shard.
-    /// </summary>
-    private static PartitionOutcome ApplyPartition(VersionedMap<TKey, TValue> map, DecodedBlock[] decoded, byte partition, int partitions)
+    /// <summary>Applies every record in sequence order; returns the live keys and their record bytes per shard.</summary>
+    private static (long Count, Dictionary<uint, long> LiveBytes) Apply(VersionedMap<TKey, TValue> map, DecodedBlock[] decoded)
     {
         var live = new Dictionary<uint, long>();
         long count = 0;
@@ -126,11 +111,6 @@ internal sealed class CollectionLoader<TKey, TValue>
         {
             for (var i = 0; i < block.Keys.Length; i++)
             {
-                if (partitions > 1 && block.Partitions[i] != partition)
-                {
-                    continue;
-                }
-
                 var node = block.Nodes[i];
                 if (map.Load(block.Keys[i], node) is { } replaced)
                 {
@@ -146,14 +126,14 @@ internal sealed class CollectionLoader<TKey, TValue>
             }
         }
 
-        return new PartitionOutcome(count, live);
+        return (count, live);
     }
 
     /// <summary>
-    /// Decodes one block into its keys, the nodes the map will hold (null for a delete), and each key's partition.
+    /// Decodes one block into its keys and the nodes the map will hold (null for a delete).
     /// The block is read into a pooled buffer, returned before this returns.
     /// </summary>
-    private DecodedBlock DecodeBlock(in ScannedBlock block, int partitions)
+    private DecodedBlock DecodeBlock(in ScannedBlock block)
     {
         var path = _chain.PathOf(block.ShardId);
         var length = block.Header.BlockLength;
@@ -172,7 +152,6 @@ internal sealed class CollectionLoader<TKey, TValue>
         var count = CountRecords(raw, block.Header.RecordCount, path, block.Offset);
         var keys = new TKey[count];
         var nodes = new VersionNode<TValue>?[count];
-        var partitionOf = partitions > 1 ? new byte[count] : [];
         var position = 0;
         var recordBytes = 0;
         try
@@ -183,14 +162,8 @@ internal sealed class CollectionLoader<TKey, TValue>
                 Debug.Assert(parsed, "CountRecords walked these same bytes");
 
                 // Slices of the array, so MessagePack reads without copying.
-                var key = RecordSerializer<TKey>.Deserialize(raw.AsMemory(record.KeyOffset, record.KeyLength));
-                keys[i] = key;
+                keys[i] = RecordSerializer<TKey>.Deserialize(raw.AsMemory(record.KeyOffset, record.KeyLength));
                 recordBytes += record.Length;
-                if (partitions > 1)
-                {
-                    partitionOf[i] = (byte)((uint)EqualityComparer<TKey>.Default.GetHashCode(key) % (uint)partitions);
-                }
-
                 if (record.Kind != RecordKind.Put)
                 {
                     continue;
@@ -202,11 +175,11 @@ internal sealed class CollectionLoader<TKey, TValue>
                     // Checked now, read again on demand: a large value that does not decode is corruption found at open.
                     RecordSerializer<TValue>.Deserialize(value);
                     var location = new ValueLocation(block.ShardId, block.Offset, block.Header.BlockLength, record.ValueOffset, record.ValueLength);
-                    nodes[i] = new VersionNode<TValue>(LoadVersion, default, deleted: false, block.ShardId, record.Length, next: null, location);
+                    nodes[i] = VersionNode<TValue>.Create(LoadVersion, default, deleted: false, block.ShardId, record.Length, next: null, location);
                 }
                 else
                 {
-                    nodes[i] = new VersionNode<TValue>(LoadVersion, RecordSerializer<TValue>.Deserialize(value), deleted: false, block.ShardId, record.Length, next: null);
+                    nodes[i] = VersionNode<TValue>.Create(LoadVersion, RecordSerializer<TValue>.Deserialize(value), deleted: false, block.ShardId, record.Length, next: null, location: null);
                 }
             }
         }
@@ -216,7 +189,7 @@ internal sealed class CollectionLoader<TKey, TValue>
         }
 
         Debug.Assert(position == raw.Length, "CountRecords found no bytes after the last record");
-        return new DecodedBlock(block.ShardId, recordBytes, keys, nodes, partitionOf);
+        return new DecodedBlock(block.ShardId, recordBytes, keys, nodes);
     }
 
     /// <summary>
@@ -251,9 +224,6 @@ internal sealed class CollectionLoader<TKey, TValue>
         return count;
     }
 
-    /// <summary>The records of one block: keys, the nodes to load (null: a delete), each key's partition.</summary>
-    private readonly record struct DecodedBlock(uint ShardId, int RecordBytes, TKey[] Keys, VersionNode<TValue>?[] Nodes, byte[] Partitions);
-
-    /// <summary>What one partition left live: its keys, and their record bytes per shard.</summary>
-    private readonly record struct PartitionOutcome(long Count, Dictionary<uint, long> LiveBytes);
+    /// <summary>The records of one block: keys, and the nodes to load (null: a delete).</summary>
+    private readonly record struct DecodedBlock(uint ShardId, int RecordBytes, TKey[] Keys, VersionNode<TValue>?[] Nodes);
 }

@@ -1,11 +1,12 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
+using System.Runtime.CompilerServices;
 
 namespace Stellar.Store.Snapshots;
 
 /// <summary>
-/// The in-memory state of one collection: a version chain per key in a <see cref="ConcurrentDictionary{TKey,TValue}"/>,
+/// The in-memory state of one collection: a version chain per key in a <see cref="HeadTable{TKey,TValue}"/>,
 /// and a published commit version that readers read once.
 /// </summary>
 /// <remarks>
@@ -15,9 +16,9 @@ namespace Stellar.Store.Snapshots;
 /// with one volatile write. A reader at version <c>v</c> skips heads newer than <c>v</c>, so it never sees half a
 /// commit.</para>
 /// <para>Thread safety: exactly one writer thread at a time calls <see cref="Apply"/> and <see cref="Publish"/>
-/// (the collection's writer), and only it ever cuts a chain (before the first publish, the loader's threads may call
-/// <see cref="Load"/>, each for its own keys); any number of threads call the rest concurrently.
-/// Readers never lock: <see cref="ConcurrentDictionary{TKey,TValue}.TryGetValue"/> is lock-free.</para>
+/// (the collection's writer), and only it ever cuts a chain (before the first publish, the loader calls
+/// <see cref="Load"/> from one thread); any number of threads call the rest concurrently.
+/// Readers never lock: <see cref="HeadTable{TKey,TValue}.TryGetValue"/> is lock-free.</para>
 /// <para>Old versions are kept only while a pinned snapshot may need them. Each node that replaces a version is
 /// queued at <see cref="Apply"/>; at every <see cref="Publish"/> the writer cuts the chain below each queued node
 /// that no pin is older than (marking the cut with <see cref="VersionNode{TValue}.Trimmed"/>), so with no snapshot
@@ -28,13 +29,7 @@ namespace Stellar.Store.Snapshots;
 internal sealed class VersionedMap<TKey, TValue>
     where TKey : notnull
 {
-    /// <summary>
-    /// Locks of a presized map: a presized dictionary keeps the lock count it starts with, and the loader's threads
-    /// insert at once, so with one lock per core they would queue on each other's locks at almost every insert.
-    /// </summary>
-    private const int LoadLocks = 64;
-
-    private readonly ConcurrentDictionary<TKey, VersionNode<TValue>> _chains;
+    private readonly HeadTable<TKey, TValue> _chains;
     private readonly ConcurrentDictionary<long, int> _pins = new();
     private readonly Queue<(TKey Key, long Version)> _tombstones = new();
 
@@ -48,13 +43,11 @@ internal sealed class VersionedMap<TKey, TValue>
     /// <param name="comparer">Compares keys; null for the default.</param>
     /// <param name="capacity">
     /// Keys to make room for up front (0: grow from empty): a load that knows roughly how many keys it brings spares
-    /// the dictionary its resizes, each of which copies every entry.
+    /// the table its rebuilds, each of which copies every head.
     /// </param>
     public VersionedMap(IEqualityComparer<TKey>? comparer = null, int capacity = 0)
     {
-        _chains = capacity > 0
-            ? new ConcurrentDictionary<TKey, VersionNode<TValue>>(LoadLocks, capacity, comparer)
-            : new ConcurrentDictionary<TKey, VersionNode<TValue>>(comparer);
+        _chains = new HeadTable<TKey, TValue>(comparer, capacity);
     }
 
     /// <summary>The newest published version and the live key count at it.</summary>
@@ -91,17 +84,24 @@ internal sealed class VersionedMap<TKey, TValue>
     public Action? Released { get; set; }
 
     /// <summary>Reads the newest published value of <paramref name="key"/>.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryGetLatest(TKey key, [MaybeNullWhen(false)] out VersionNode<TValue> node)
     {
-        while (true)
+        // The common case inline: the head is published, so no older version matters and no cut can be met.
+        var version = Volatile.Read(ref _published).Version;
+        if (!_chains.TryGetValue(key, out var head))
         {
-            var version = Volatile.Read(ref _published).Version;
-            var found = TryFind(key, version, out node, out var cut);
-            if (!cut)
-            {
-                return found;
-            }
+            node = null;
+            return false;
         }
+
+        if (head.Version <= version)
+        {
+            node = head;
+            return !head.Deleted;
+        }
+
+        return TryGetLatestSlow(key, head, version, out node);
     }
 
     /// <summary>Reads <paramref name="key"/> as of a pinned <paramref name="version"/>.</summary>
@@ -126,19 +126,25 @@ internal sealed class VersionedMap<TKey, TValue>
     }
 
     /// <summary>The head node of <paramref name="key"/>, including unpublished ones; for the writer only.</summary>
-    public VersionNode<TValue>? Head(TKey key) => _chains.TryGetValue(key, out var head) ? head : null;
+    public VersionNode<TValue>? Head(TKey key) => _chains.Find(key);
 
     /// <summary>Enumerates every key alive at <paramref name="version"/>, which the caller has pinned.</summary>
     public IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> EnumerateAt(long version)
     {
-        foreach (var (key, _) in _chains)
+        foreach (var (key, head) in _chains)
         {
-            if (TryFind(key, version, out var node, out _))
+            if (VisibleAt(head, version) is { } node)
             {
                 yield return new KeyValuePair<TKey, VersionNode<TValue>>(key, node);
             }
         }
     }
+
+    /// <summary>
+    /// The head of every key's chain, tombstones included, in no set order: for scans, which take from each head the
+    /// node <see cref="VisibleAt"/> their pinned version, so that a scan costs one dictionary walk and no lookup per key.
+    /// </summary>
+    public IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> Heads => _chains;
 
     /// <summary>
     /// Pins the newest published version so that its versions stay readable until <see cref="Unpin"/>.
@@ -211,15 +217,15 @@ internal sealed class VersionedMap<TKey, TValue>
     /// </summary>
     public VersionNode<TValue>? Apply(TKey key, long version, TValue? value, bool deleted, uint shardId, int size, ValueLocation? location = null)
     {
-        _chains.TryGetValue(key, out var head);
+        var head = _chains.Find(key);
         if (head is null && deleted)
         {
             return null;
         }
 
         Debug.Assert(version > Published.Version, "Apply stages a version newer than the published one.");
-        var node = new VersionNode<TValue>(version, value, deleted, shardId, size, head, location);
-        _chains[key] = node;
+        var node = VersionNode<TValue>.Create(version, value, deleted, shardId, size, head, location);
+        _chains.Set(key, node);
         if (head is not null)
         {
             _replacing.Enqueue(node);
@@ -234,23 +240,25 @@ internal sealed class VersionedMap<TKey, TValue>
     }
 
     /// <summary>
-    /// Load only, before the first <see cref="Publish"/>: makes <paramref name="node"/> the only version of
-    /// <paramref name="key"/>, or removes the key when it is null, and returns the node it replaced (null if none).
-    /// Unlike <see cref="Apply"/> it keeps no older version and queues nothing to cut: no reader can see a version
-    /// before the first publish. Several threads may load at once, as long as each key is loaded by one thread only,
-    /// so that a key's records are applied in their order.
+    /// Load only, before the first <see cref="Publish"/>, from one thread: makes <paramref name="node"/> the only
+    /// version of <paramref name="key"/>, or removes the key when it is null, and returns the node it replaced (null
+    /// if none). Unlike <see cref="Apply"/> it keeps no older version and queues nothing to cut: no reader can see a
+    /// version before the first publish.
     /// </summary>
     public VersionNode<TValue>? Load(TKey key, VersionNode<TValue>? node)
     {
         Debug.Assert(Published.Version == 0, "Load runs before the first publish.");
         Debug.Assert(node is null || (!node.Deleted && node.Next is null), "a loaded node is a value without older versions.");
-        if (node is null)
+        var replaced = _chains.Find(key);
+        if (node is not null)
         {
-            return _chains.TryRemove(key, out var removed) ? removed : null;
+            _chains.Set(key, node);
+        }
+        else if (replaced is not null)
+        {
+            _chains.Remove(key, replaced);
         }
 
-        _chains.TryGetValue(key, out var replaced);
-        _chains[key] = node;
         return replaced;
     }
 
@@ -286,24 +294,69 @@ internal sealed class VersionedMap<TKey, TValue>
         while (_tombstones.TryPeek(out var tombstone) && tombstone.Version <= horizon)
         {
             _tombstones.Dequeue();
-            if (_chains.TryGetValue(tombstone.Key, out var head) && head.Deleted && head.Version == tombstone.Version)
+            if (_chains.Find(tombstone.Key) is { Deleted: true } head && head.Version == tombstone.Version)
             {
-                _chains.TryRemove(new KeyValuePair<TKey, VersionNode<TValue>>(tombstone.Key, head));
+                _chains.Remove(tombstone.Key, head);
             }
         }
 
         Volatile.Write(ref _retained, _replacing.Count + _tombstones.Count);
     }
 
+    /// <summary>
+    /// The version of a pinned reader's key at <paramref name="version"/>, walking from <paramref name="head"/>, or null
+    /// when the key is deleted or absent then. A pinned version is never cut, so the walk never meets the mark.
+    /// </summary>
+    public static VersionNode<TValue>? VisibleAt(VersionNode<TValue> head, long version)
+    {
+        for (var current = head; current is not null; current = current.Next)
+        {
+            Debug.Assert(!ReferenceEquals(current, VersionNode<TValue>.Trimmed), "a pinned version's chain is never cut");
+            if (current.Version <= version)
+            {
+                return current.Deleted ? null : current;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>The newest published version when the head is newer: walks the chain, and retries at the newest version past a cut.</summary>
+    private bool TryGetLatestSlow(TKey key, VersionNode<TValue> head, long version, [MaybeNullWhen(false)] out VersionNode<TValue> node)
+    {
+        while (true)
+        {
+            var found = TryFind(head, version, out node, out var cut);
+            if (!cut)
+            {
+                return found;
+            }
+
+            version = Volatile.Read(ref _published).Version;
+            if (!_chains.TryGetValue(key, out head!))
+            {
+                return false;
+            }
+        }
+    }
+
     private bool TryFind(TKey key, long version, [MaybeNullWhen(false)] out VersionNode<TValue> node, out bool cut)
     {
-        cut = false;
-        node = null;
-        if (!_chains.TryGetValue(key, out var current))
+        if (!_chains.TryGetValue(key, out var head))
         {
+            cut = false;
+            node = null;
             return false;
         }
 
+        return TryFind(head, version, out node, out cut);
+    }
+
+    private static bool TryFind(VersionNode<TValue> head, long version, [MaybeNullWhen(false)] out VersionNode<TValue> node, out bool cut)
+    {
+        cut = false;
+        node = null;
+        VersionNode<TValue>? current = head;
         while (current is not null)
         {
             if (ReferenceEquals(current, VersionNode<TValue>.Trimmed))

@@ -3,7 +3,7 @@ using Stellar.Store.Tests.Api;
 namespace Stellar.Store.Tests.Engine;
 
 /// <summary>
-/// The load at open decodes blocks on several threads and applies keys in partitions on several threads; what it
+/// The load at open decodes blocks on several threads, then applies them in sequence order into a presized map; what it
 /// builds must be what applying every acknowledged write in order builds, checked against a plain dictionary model.
 /// </summary>
 public sealed class ParallelLoadTests : IDisposable
