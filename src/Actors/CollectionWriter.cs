@@ -184,9 +184,10 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
             return;
         }
 
-        // A flush covers what was acknowledged before it arrived, so it waits for the group in flight.
+        // A flush covers every write that reached the writer before it: the group in flight, and writes queued for a
+        // group whose start is still in the mailbox behind this flush. Those run the flush once their groups are done.
         _flushesAfterGroup.Add(flush);
-        if (!_busy)
+        if (!_busy && _queued.Count == 0)
         {
             RunPendingFlushes();
         }

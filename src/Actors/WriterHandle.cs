@@ -67,7 +67,7 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
         }
     }
 
-    /// <summary>Completes when everything committed before the call is durable on the device.</summary>
+    /// <summary>Completes when every write queued before the call is committed and durable on the device.</summary>
     /// <exception cref="ObjectDisposedException"><see cref="CloseAsync"/> was called.</exception>
     public Task FlushAsync()
     {

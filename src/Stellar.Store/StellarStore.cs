@@ -219,8 +219,10 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     }
 
     /// <summary>
-    /// Completes when every write acknowledged before the call is durable on the device (fsync), whatever the
-    /// durability mode: in <see cref="Durability.Buffered"/> mode this is what makes writes durable.
+    /// Completes when every write queued before the call is stored and durable on the device (fsync), whatever the
+    /// durability mode: in <see cref="Durability.Buffered"/> mode this is what makes writes durable. A write is queued
+    /// before its call returns, awaited or not, unless it is waiting for room in a full queue. A write the store
+    /// rejected is not stored, and the flush says nothing about it.
     /// </summary>
     public Task FlushAsync()
     {
