@@ -5,7 +5,7 @@ using Stellar.Store.Benchmarks.Report;
 
 // Verbs:
 //   all [BenchmarkDotNet args]  every benchmark, then the game mix, then the report
-//   game [seconds]              only the game mix (workload 8), 10 s per store by default
+//   game [seconds] [runs]       only the game mix (workload 8), 10 s per run and 6 runs per store by default
 //   report                      only the report, from the last run's CSV files
 //   anything else               BenchmarkDotNet's own command line (--filter, --anyCategories, --list flat, ...)
 var verb = args.FirstOrDefault();
@@ -16,12 +16,12 @@ switch (verb)
     case "report":
         return ReportCommand.Run(Paths.Artifacts, Paths.Results, readme);
     case "game":
-        GameMix.Run(Paths.Results, GameDuration(rest));
+        GameMix.Run(Paths.Results, GameDuration(rest), GameRuns(rest));
         return 0;
     case "all":
         SideMetrics.Clear();
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(["--filter", "*", .. rest], BenchConfig.Create());
-        GameMix.Run(Paths.Results, GameDuration([]));
+        GameMix.Run(Paths.Results, GameDuration([]), GameMix.DefaultRuns);
         return ReportCommand.Run(Paths.Artifacts, Paths.Results, readme);
     default:
         SideMetrics.Clear();
@@ -31,3 +31,6 @@ switch (verb)
 
 static TimeSpan GameDuration(string[] args) =>
     TimeSpan.FromSeconds(args.Length > 0 && int.TryParse(args[0], out var seconds) ? seconds : Scale.Dry ? 1 : 10);
+
+static int GameRuns(string[] args) =>
+    args.Length > 1 && int.TryParse(args[1], out var runs) ? runs : GameMix.DefaultRuns;
