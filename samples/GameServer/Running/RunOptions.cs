@@ -22,4 +22,7 @@ internal sealed record RunOptions
     public Durability Durability { get; init; } = Durability.WriteThrough;
 
     public bool NoPersistence { get; init; }
+
+    /// <summary>How many pairs of runs <c>--compare</c> plays (without, then with the store).</summary>
+    public int Pairs { get; init; } = 1;
 }
