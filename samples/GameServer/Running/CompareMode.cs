@@ -35,6 +35,8 @@ internal static class CompareMode
             output.WriteLine("                         tick p50   tick p99   tick max   over budget   resident   managed heap   gc pause");
             Row(output, "no persistence", baseline);
             Row(output, $"store ({options.Durability})", persisted);
+            output.WriteLine($"slowest ticks without the store: {Summary.SlowestTicks(baseline.Ticks.Slowest)}");
+            output.WriteLine($"slowest ticks with the store:    {Summary.SlowestTicks(persisted.Ticks.Slowest)}");
             var ratio = baseline.Ticks.P99 > 0 ? persisted.Ticks.P99 / baseline.Ticks.P99 : double.NaN;
             ratios.Add(ratio);
             output.WriteLine(string.Create(CultureInfo.InvariantCulture, $"tick p99 with the store / without: {ratio:N2}x"));
