@@ -32,8 +32,9 @@ internal static class Summary
         output.WriteLine($"leaderboard    {writes.LeaderboardQueries:N0} top-{TcpGameServer.LeaderboardSize} queries on snapshots while writes went on");
         output.WriteLine($"trades         {bots.AcknowledgedTrades.Count:N0} acknowledged to bots (each after its atomic write completed)");
         var memory = result.Memory;
-        output.WriteLine($"memory         at the end of play: resident {Format.Bytes(memory.ResidentBytes)}, managed heap {Format.Bytes(memory.ManagedHeapBytes)} " +
-            $"(after a full collection) for {memory.LiveRecords:N0} live records ({memory.HeapBytesPerRecord:N0} B of heap per record, server and bots included)");
+        output.WriteLine($"memory         resident {Format.Bytes(memory.ResidentAtStartBytes)} at the start of play, {Format.Bytes(memory.ResidentBytes)} at the end: managed heap {Format.Bytes(memory.ManagedHeapBytes)} live " +
+            $"(after a full collection) for {memory.LiveRecords:N0} live records ({memory.HeapBytesPerRecord:N0} B of heap per record, server and bots included), " +
+            $"{Format.Bytes(memory.GcHeadroomBytes)} more committed by the GC (headroom, fragmentation), {Format.Bytes(memory.OtherResidentBytes)} other (runtime, code, stacks, native buffers)");
         output.WriteLine($"gc             during play: {memory.Gen0:N0} gen0, {memory.Gen1:N0} gen1, {memory.Gen2:N0} gen2 collections, {memory.GcPause.TotalMilliseconds:N0} ms paused in all; {ticks.IdleCollections:N0} gen0 collections run between ticks ({IdleGc(options)})");
         if (options.NoPersistence)
         {
