@@ -51,6 +51,7 @@ public class BulkImportBenchmarks : StoreBenchmark
         _recordBytes = bytes.ToArray();
         SideMetrics.Record(this, SideMetrics.AnyMethod, SideMetrics.BytesPerOp, (double)_recordBytes.Length / Records);
         SideMetrics.Record(this, SideMetrics.AnyMethod, SideMetrics.OpsPerOp, Records);
+        SideMetrics.Record(this, SideMetrics.AnyMethod, SideMetrics.RecordsStored, Records);
     }
 
     [IterationSetup(Target = nameof(LiteDb_Fsync_InsertBulk))]

@@ -7,7 +7,8 @@ namespace Stellar.Store.Benchmarks.Infrastructure;
 
 /// <summary>
 /// The extra columns: the median time per operation with its 95% interval (see <see cref="MedianInterval"/>) and the
-/// number of samples, operations per second and MB/s of raw record bytes (both from the median), and size on disk.
+/// number of samples, operations per second and MB/s of raw record bytes (both from the median), and size on disk, in all and per
+/// record where the workload says how many records it stores.
 /// </summary>
 public static class Columns
 {
@@ -25,6 +26,10 @@ public static class Columns
                 : null, "N1"),
         new MetricColumn("Disk KiB", "Bytes the store took on disk after the workload, in KiB", (_, c) =>
             SideMetrics.Read(c, SideMetrics.DiskBytes) is { } bytes ? bytes / 1024 : null, "N0"),
+        new MetricColumn("Disk B/rec", "Bytes the store took on disk after the workload, per record it holds", (_, c) =>
+            SideMetrics.Read(c, SideMetrics.DiskBytes) is { } bytes && SideMetrics.Read(c, SideMetrics.RecordsStored) is { } records and > 0
+                ? bytes / records
+                : null, "N1"),
     ];
 
     private static double? OpsPerSecond(Summary summary, BenchmarkCase benchmarkCase) =>

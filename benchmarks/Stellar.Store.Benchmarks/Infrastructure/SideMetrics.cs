@@ -14,6 +14,9 @@ public static class SideMetrics
     /// <summary>Bytes the store took on disk after the workload.</summary>
     public const string DiskBytes = "disk";
 
+    /// <summary>Records the store holds after the workload, for bytes on disk per record.</summary>
+    public const string RecordsStored = "records-stored";
+
     /// <summary>Raw (uncompressed) record bytes per operation, for MB/s.</summary>
     public const string BytesPerOp = "bytes-per-op";
 

@@ -35,6 +35,7 @@ public class SingleInsertBenchmarks : StoreBenchmark
     {
         _records = Data.SmallRange(Scale.Ops(Inserts)).ToArray();
         _bytes = RecordBytes.Of(_records);
+        SideMetrics.Record(this, SideMetrics.AnyMethod, SideMetrics.RecordsStored, _records.Length);
     }
 
     [IterationSetup(Target = nameof(LiteDb_Fsync))]

@@ -209,7 +209,7 @@ internal sealed class CompactionCopier<TKey, TValue>
                     RecordSerializer<TValue>.Serialize(scratch, live[i].Node.Value!);
                 }
 
-                if (position + RecordFormat.PutOverhead + scratch.WrittenCount > raw.Length)
+                if (position + RecordFormat.Length(RecordKind.Put, keyLength, scratch.WrittenCount - keyLength) > raw.Length)
                 {
                     throw new InvalidOperationException($"A record of '{_name}' no longer serializes to the size it had when it was written.");
                 }

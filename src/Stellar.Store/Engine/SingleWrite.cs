@@ -90,7 +90,7 @@ internal sealed class SingleWrite<TKey, TValue> : CollectionWrite<TKey, TValue>
             s_scratch = null;
         }
 
-        Debug.Assert(length == (recordKind == RecordKind.Put ? RecordFormat.PutOverhead : RecordFormat.DeleteOverhead) + written.Length, "the record holds key and value whole");
+        Debug.Assert(length == RecordFormat.Length(recordKind, keyLength, recordKind == RecordKind.Put ? valueLength : 0), "the record holds key and value whole");
         return new SingleWrite<TKey, TValue>(kind, key, value, record, length, recordKind == RecordKind.Put ? valueLength : 0);
     }
 

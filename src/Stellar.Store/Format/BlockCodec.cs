@@ -32,7 +32,7 @@ internal sealed class BlockCodec
     public int MaxRawLength { get; }
 
     /// <summary>
-    /// Encodes a block of the shard whose salt is <paramref name="shardSalt"/> (empty for a format-1 shard). Returns a buffer rented from <see cref="ArrayPool{T}.Shared"/> holding the whole block in
+    /// Encodes a block, with the compact header of format 3, of the shard whose salt is <paramref name="shardSalt"/> (empty for a format-1 shard). Returns a buffer rented from <see cref="ArrayPool{T}.Shared"/> holding the whole block in
     /// its first <paramref name="length"/> bytes; the caller returns it to the pool.
     /// </summary>
     public byte[] Encode(uint collectionId, uint shardId, ReadOnlySpan<byte> shardSalt, ulong sequence, uint recordCount, BlockFlags extraFlags,
@@ -61,19 +61,19 @@ internal sealed class BlockCodec
             }
 
             var payloadLength = body.Length + (_cipher?.Overhead ?? 0);
-            var header = new BlockHeader(flags, collectionId, shardId, sequence, recordCount, payloadLength, raw.Length);
+            var header = new BlockHeader(flags, collectionId, shardId, sequence, recordCount, payloadLength, raw.Length, Compact: true);
             length = header.BlockLength;
             var block = ArrayPool<byte>.Shared.Rent(length);
             var span = block.AsSpan(0, length);
             header.WriteTo(span);
+            var headerLength = header.HeaderLength;
             if (_cipher is not null)
             {
-                _cipher.Encrypt(collectionId, shardId, shardSalt, sequence, body, span[BlockHeader.Size..],
-                    span[..BlockHeader.AssociatedDataLength]);
+                _cipher.Encrypt(collectionId, shardId, shardSalt, sequence, body, span[headerLength..], span[..header.AadLength]);
             }
             else
             {
-                body.CopyTo(span[BlockHeader.Size..]);
+                body.CopyTo(span[headerLength..]);
             }
 
             BlockHeader.WriteBlockCrc(span);
@@ -101,7 +101,7 @@ internal sealed class BlockCodec
             throw new CorruptBlockException(path, offset, "block checksum mismatch");
         }
 
-        var payload = block[BlockHeader.Size..];
+        var payload = block[header.HeaderLength..];
         byte[]? decrypted = null;
         try
         {
@@ -120,7 +120,7 @@ internal sealed class BlockCodec
                 decrypted = ArrayPool<byte>.Shared.Rent(payload.Length - _cipher.Overhead);
                 var plain = decrypted.AsSpan(0, payload.Length - _cipher.Overhead);
                 if (!_cipher.TryDecrypt(header.CollectionId, header.ShardId, shardSalt, header.Sequence, payload, plain,
-                        block[..BlockHeader.AssociatedDataLength]))
+                        block[..header.AadLength]))
                 {
                     throw new CorruptBlockException(path, offset, "authentication failed (the block or its header was altered)");
                 }

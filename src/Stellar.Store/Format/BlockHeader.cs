@@ -3,7 +3,9 @@ using System.Buffers.Binary;
 namespace Stellar.Store.Format;
 
 /// <summary>
-/// The fixed 44-byte header in front of every block. All integers little-endian.
+/// The header in front of every block, in one of two layouts: the compact one of format 3
+/// (<see cref="CompactBlockHeader"/>, <see cref="Compact"/> set), which this build writes, or the fixed 44-byte one
+/// of formats 1 and 2 below, which it still reads. All integers little-endian.
 /// <code>
 /// 00-03 [u32] magic "SSB1"
 /// 04-05 [u16] format version
@@ -27,13 +29,21 @@ internal readonly record struct BlockHeader(
     ulong Sequence,
     uint RecordCount,
     int PayloadLength,
-    int RawLength)
+    int RawLength,
+    bool Compact = false)
 {
+    /// <summary>The length of the fixed header of formats 1 and 2.</summary>
     public const int Size = 44;
+
+    /// <summary>The longest header of either layout: what a reader reads before it knows which one it has.</summary>
+    public const int MaxSize = CompactBlockHeader.MaxSize;
+
+    /// <summary>The shortest header of either layout.</summary>
+    public const int MinSize = CompactBlockHeader.MinSize;
     public const uint Magic = 0x31425353; // "SSB1" read as little-endian
     public const ushort CurrentVersion = 1;
 
-    /// <summary>The bytes bound into encryption as associated data: everything but the block CRC.</summary>
+    /// <summary>The bytes of a fixed header bound into encryption as associated data: everything but the block CRC.</summary>
     public const int AssociatedDataLength = 40;
 
     /// <summary>Raw and payload lengths are capped so that a damaged length can never ask for a huge allocation.</summary>
@@ -51,12 +61,28 @@ internal readonly record struct BlockHeader(
     private const int HeaderCrcOffset = 36;
     private const int BlockCrcOffset = 40;
 
-    /// <summary>The whole block's length on disk.</summary>
-    public int BlockLength => Size + PayloadLength;
+    /// <summary>The header's length on disk: where the payload starts.</summary>
+    public int HeaderLength => Compact ? CompactBlockHeader.LengthOf(this) : Size;
 
-    /// <summary>Writes bytes 00-39 (everything but the block CRC, which needs the payload).</summary>
+    /// <summary>The header bytes bound into encryption as associated data: every byte before the block CRC.</summary>
+    public int AadLength => HeaderLength - sizeof(uint);
+
+    /// <summary>The whole block's length on disk.</summary>
+    public int BlockLength => HeaderLength + PayloadLength;
+
+    /// <summary>Whether <paramref name="source"/> starts with the magic number of either layout.</summary>
+    public static bool HasMagic(ReadOnlySpan<byte> source) =>
+        source.Length >= sizeof(uint) && BinaryPrimitives.ReadUInt32LittleEndian(source) is Magic or CompactBlockHeader.Magic;
+
+    /// <summary>Writes the header but its block CRC (which needs the payload): the first <see cref="AadLength"/> bytes.</summary>
     public void WriteTo(Span<byte> destination)
     {
+        if (Compact)
+        {
+            CompactBlockHeader.Write(this, destination);
+            return;
+        }
+
         BinaryPrimitives.WriteUInt32LittleEndian(destination[MagicOffset..], Magic);
         BinaryPrimitives.WriteUInt16LittleEndian(destination[VersionOffset..], CurrentVersion);
         BinaryPrimitives.WriteUInt16LittleEndian(destination[FlagsOffset..], (ushort)Flags);
@@ -72,8 +98,9 @@ internal readonly record struct BlockHeader(
     /// <summary>Seals a block whose header and payload are in place: writes the block CRC.</summary>
     public static void WriteBlockCrc(Span<byte> block)
     {
-        var crc = Crc32C.Append(Crc32C.Compute(block[..BlockCrcOffset]), block[Size..]);
-        BinaryPrimitives.WriteUInt32LittleEndian(block[BlockCrcOffset..], crc);
+        var headerLength = HeaderLengthAt(block);
+        var crc = Crc32C.Append(Crc32C.Compute(block[..(headerLength - sizeof(uint))]), block[headerLength..]);
+        BinaryPrimitives.WriteUInt32LittleEndian(block[(headerLength - sizeof(uint))..], crc);
     }
 
     /// <summary>
@@ -85,11 +112,20 @@ internal readonly record struct BlockHeader(
         problem = null;
         if (source.Length < Size)
         {
-            problem = "the header is cut short";
-            return null;
+            if (source.Length < MinSize || BinaryPrimitives.ReadUInt32LittleEndian(source) != CompactBlockHeader.Magic)
+            {
+                problem = "the header is cut short";
+                return null;
+            }
         }
 
-        if (BinaryPrimitives.ReadUInt32LittleEndian(source[MagicOffset..]) != Magic)
+        var magic = BinaryPrimitives.ReadUInt32LittleEndian(source[MagicOffset..]);
+        if (magic == CompactBlockHeader.Magic)
+        {
+            return CompactBlockHeader.TryRead(source, out problem) is { } compact ? Checked(compact, out problem) : null;
+        }
+
+        if (magic != Magic)
         {
             problem = "bad magic";
             return null;
@@ -102,55 +138,75 @@ internal readonly record struct BlockHeader(
         }
 
         var version = BinaryPrimitives.ReadUInt16LittleEndian(source[VersionOffset..]);
-        var flags = (BlockFlags)BinaryPrimitives.ReadUInt16LittleEndian(source[FlagsOffset..]);
-        var payloadLength = BinaryPrimitives.ReadInt32LittleEndian(source[PayloadLengthOffset..]);
-        var rawLength = BinaryPrimitives.ReadInt32LittleEndian(source[RawLengthOffset..]);
-        if (version != CurrentVersion || (flags & ~BlockFlags.Known) != 0)
+        if (version != CurrentVersion)
         {
-            problem = $"block format version {version} with flags 0x{(ushort)flags:x} is not readable by this build";
+            problem = $"block format version {version} is not readable by this build";
             return null;
         }
 
-        if (payloadLength is < 0 or > MaxPayloadLength || rawLength is < 0 or > MaxPayloadLength)
+        return Checked(
+            new BlockHeader(
+                (BlockFlags)BinaryPrimitives.ReadUInt16LittleEndian(source[FlagsOffset..]),
+                BinaryPrimitives.ReadUInt32LittleEndian(source[CollectionOffset..]),
+                BinaryPrimitives.ReadUInt32LittleEndian(source[ShardOffset..]),
+                BinaryPrimitives.ReadUInt64LittleEndian(source[SequenceOffset..]),
+                BinaryPrimitives.ReadUInt32LittleEndian(source[RecordCountOffset..]),
+                BinaryPrimitives.ReadInt32LittleEndian(source[PayloadLengthOffset..]),
+                BinaryPrimitives.ReadInt32LittleEndian(source[RawLengthOffset..])),
+            out problem);
+    }
+
+    /// <summary>The checks both layouts share: known flags, lengths in range, a record count the raw length can hold.</summary>
+    private static BlockHeader? Checked(BlockHeader header, out string? problem)
+    {
+        problem = null;
+        if ((header.Flags & ~BlockFlags.Known) != 0)
+        {
+            problem = $"block flags 0x{(ushort)header.Flags:x} are not readable by this build";
+            return null;
+        }
+
+        if (header.PayloadLength is < 0 or > MaxPayloadLength || header.RawLength is < 0 or > MaxPayloadLength)
         {
             problem = "a length is out of range";
             return null;
         }
 
-        // Every record takes at least a delete's bytes: a count the raw length cannot hold must not size an array.
-        var recordCount = BinaryPrimitives.ReadUInt32LittleEndian(source[RecordCountOffset..]);
-        if (recordCount > (uint)rawLength / RecordFormat.DeleteOverhead)
+        // Every record takes at least its layout's fewest bytes: a count the raw length cannot hold must not size an array.
+        var fewest = header.Compact ? RecordFormat.MinRecordLength : RecordFormat.DeleteOverhead;
+        if (header.RecordCount > (uint)header.RawLength / fewest)
         {
-            problem = $"{recordCount} records cannot fit in {rawLength} bytes";
+            problem = $"{header.RecordCount} records cannot fit in {header.RawLength} bytes";
             return null;
         }
 
-        return new BlockHeader(
-            flags,
-            BinaryPrimitives.ReadUInt32LittleEndian(source[CollectionOffset..]),
-            BinaryPrimitives.ReadUInt32LittleEndian(source[ShardOffset..]),
-            BinaryPrimitives.ReadUInt64LittleEndian(source[SequenceOffset..]),
-            recordCount,
-            payloadLength,
-            rawLength);
+        return header;
     }
-
-    /// <summary>The bytes the header CRC covers (00-35): what checking a header costs.</summary>
-    public const int HeaderCrcLength = HeaderCrcOffset;
 
     /// <summary>
-    /// The block CRC over a block's header only (bytes 00-39), to be extended with <see cref="Crc32C.Append"/> over
-    /// the payload a piece at a time, so a block can be verified without holding it whole.
+    /// The most bytes a header check covers (00-35 of a fixed header, up to 40 of a compact one): what checking a
+    /// header costs at most.
     /// </summary>
-    public static uint BlockCrcOfHeader(ReadOnlySpan<byte> header) => Crc32C.Compute(header[..BlockCrcOffset]);
+    public const int HeaderCrcLength = MaxSize - sizeof(ushort) - sizeof(uint);
 
-    /// <summary>The block CRC a header records (bytes 40-43).</summary>
-    public static uint StoredBlockCrc(ReadOnlySpan<byte> header) => BinaryPrimitives.ReadUInt32LittleEndian(header[BlockCrcOffset..]);
+    /// <summary>
+    /// The block CRC over a parsed block's header only (every byte before the block CRC), to be extended with
+    /// <see cref="Crc32C.Append"/> over the payload a piece at a time, so a block can be verified without holding it whole.
+    /// </summary>
+    public static uint BlockCrcOfHeader(ReadOnlySpan<byte> header) => Crc32C.Compute(header[..(HeaderLengthAt(header) - sizeof(uint))]);
 
-    /// <summary>Whether the block CRC of a whole block (header and payload) matches.</summary>
+    /// <summary>The block CRC a parsed header records (its last four bytes).</summary>
+    public static uint StoredBlockCrc(ReadOnlySpan<byte> header) => BinaryPrimitives.ReadUInt32LittleEndian(header[(HeaderLengthAt(header) - sizeof(uint))..]);
+
+    /// <summary>Whether the block CRC of a whole block (header and payload), whose header parsed, matches.</summary>
     public static bool HasValidBlockCrc(ReadOnlySpan<byte> block)
     {
-        var expected = BinaryPrimitives.ReadUInt32LittleEndian(block[BlockCrcOffset..]);
-        return expected == Crc32C.Append(Crc32C.Compute(block[..BlockCrcOffset]), block[Size..]);
+        var headerLength = HeaderLengthAt(block);
+        var expected = BinaryPrimitives.ReadUInt32LittleEndian(block[(headerLength - sizeof(uint))..]);
+        return expected == Crc32C.Append(Crc32C.Compute(block[..(headerLength - sizeof(uint))]), block[headerLength..]);
     }
+
+    /// <summary>The length of the header at the start of <paramref name="block"/>, whose layout its magic tells.</summary>
+    private static int HeaderLengthAt(ReadOnlySpan<byte> block) =>
+        BinaryPrimitives.ReadUInt32LittleEndian(block) == CompactBlockHeader.Magic ? CompactBlockHeader.LengthAt(block) : Size;
 }

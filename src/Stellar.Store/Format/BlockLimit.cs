@@ -26,7 +26,7 @@ internal static class BlockLimit
     public static int MaxRawLength(ICompressor? compressor, int cipherOverhead)
     {
         ArgumentOutOfRangeException.ThrowIfNegative(cipherOverhead);
-        var room = BlockHeader.MaxPayloadLength - BlockHeader.Size - cipherOverhead;
+        var room = BlockHeader.MaxPayloadLength - BlockHeader.MaxSize - cipherOverhead;
 
         // A compressor's worst case grows with its input, so the largest raw length that fits is found by bisection.
         int low = 0, high = room;
@@ -55,7 +55,7 @@ internal static class BlockLimit
     public static long MaxEncodedLength(long rawBytes)
     {
         Debug.Assert(rawBytes >= 0, "a block holds no negative number of bytes");
-        return BlockHeader.Size + rawBytes + (rawBytes / GrowthDivisor) + FixedSlack;
+        return BlockHeader.MaxSize + rawBytes + (rawBytes / GrowthDivisor) + FixedSlack;
     }
 
     /// <summary>The most payload bytes (before the tag) a raw length can encode to: the compressed worst case, or the raw bytes.</summary>

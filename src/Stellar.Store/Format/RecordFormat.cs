@@ -4,41 +4,73 @@ using System.Diagnostics;
 namespace Stellar.Store.Format;
 
 /// <summary>
-/// The records inside a block's raw payload, one after the other. All integers little-endian.
+/// The records inside a block's raw payload, one after the other. The first byte of a record says its layout. This
+/// build writes the compact one (format 3); it reads the fixed one of formats 1 and 2 as well.
 /// <code>
+/// compact (first byte 0x80 and up):
+/// 00    [u8]     tag: bit 7 set; bit 6 set for a delete; bits 0-5 the key length K, or 63 when K is 63 or more
+///       [varint] K, only when bits 0-5 are 63
+///       [K]      key, MessagePack (K is at least 1)
+/// put only:
+///       [varint] value length V
+///       [V]      value, MessagePack
+/// fixed (first byte 1 put, 2 delete; integers little-endian):
 /// 00    [u8]  kind (RecordKind)
 /// 01-04 [u32] key length K
 /// 05..  [K]   key, MessagePack
-/// Put only:
+/// put only:
 ///       [u32] value length V
 ///       [V]   value, MessagePack
 /// </code>
 /// </summary>
 internal static class RecordFormat
 {
-    public const int PutOverhead = 9;
+    /// <summary>The most bytes the framing adds to a put's key and value (a tag and two five-byte varints).</summary>
+    public const int PutOverhead = 1 + Varint.MaxLength32 + Varint.MaxLength32;
+
+    /// <summary>The fewest bytes a record of the fixed layout takes (a delete with an empty key).</summary>
     public const int DeleteOverhead = 5;
 
-    /// <summary>Where the key length sits in a record.</summary>
+    /// <summary>The fewest bytes a compact record takes (a delete's tag and a one-byte key).</summary>
+    public const int MinRecordLength = 2;
+
+    private const byte CompactTag = 0x80;
+    private const byte DeleteBit = 0x40;
+    private const int InlineKeyLimit = 0x3f;
+
+    /// <summary>Where the key length sits in a fixed record.</summary>
     private const int KeyLengthOffset = 1;
 
-    /// <summary>Where the key starts in a record.</summary>
+    /// <summary>Where the key starts in a fixed record.</summary>
     private const int KeyOffset = 5;
 
-    /// <summary>Writes one record; returns its length.</summary>
+    /// <summary>The length of the compact record <see cref="Write"/> makes of a key and value of these lengths.</summary>
+    public static int Length(RecordKind kind, int keyLength, int valueLength) =>
+        1 + (keyLength >= InlineKeyLimit ? Varint.LengthOf((uint)keyLength) : 0) + keyLength
+        + (kind == RecordKind.Put ? Varint.LengthOf((uint)valueLength) + valueLength : 0);
+
+    /// <summary>Writes one compact record; returns its length.</summary>
     public static int Write(Span<byte> destination, RecordKind kind, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
     {
-        destination[0] = (byte)kind;
-        BinaryPrimitives.WriteInt32LittleEndian(destination[KeyLengthOffset..], key.Length);
-        key.CopyTo(destination[KeyOffset..]);
-        var position = KeyOffset + key.Length;
-        if (kind == RecordKind.Put)
+        Debug.Assert(key.Length > 0, "a MessagePack key is never empty");
+        var tag = (byte)(CompactTag | (kind == RecordKind.Delete ? DeleteBit : 0) | Math.Min(key.Length, InlineKeyLimit));
+        destination[0] = tag;
+        var position = 1;
+        if (key.Length >= InlineKeyLimit)
         {
-            BinaryPrimitives.WriteInt32LittleEndian(destination[position..], value.Length);
-            value.CopyTo(destination[(position + 4)..]);
-            position += 4 + value.Length;
+            Varint.Write(destination, ref position, (uint)key.Length);
         }
 
+        key.CopyTo(destination[position..]);
+        position += key.Length;
+        if (kind == RecordKind.Put)
+        {
+            Varint.Write(destination, ref position, (uint)value.Length);
+            value.CopyTo(destination[position..]);
+            position += value.Length;
+        }
+
+        Debug.Assert(position == Length(kind, key.Length, value.Length), "Length names the layout written here");
         return position;
     }
 
@@ -70,7 +102,56 @@ internal static class RecordFormat
     public static bool TryRead(ReadOnlySpan<byte> payload, ref int position, out RecordExtent record)
     {
         record = default;
-        var rest = payload[position..];
+        if (position >= payload.Length)
+        {
+            return false;
+        }
+
+        var found = payload[position] >= CompactTag
+            ? TryReadCompact(payload, position, out record)
+            : TryReadFixed(payload, position, out record);
+        if (found)
+        {
+            position += record.Length;
+        }
+
+        return found;
+    }
+
+    private static bool TryReadCompact(ReadOnlySpan<byte> payload, int start, out RecordExtent record)
+    {
+        record = default;
+        var tag = payload[start];
+        var kind = (tag & DeleteBit) != 0 ? RecordKind.Delete : RecordKind.Put;
+        var at = start + 1;
+        var keyLength = tag & InlineKeyLimit;
+        if (keyLength == InlineKeyLimit && (!Varint.TryReadInt(payload, ref at, out keyLength) || keyLength < InlineKeyLimit))
+        {
+            return false; // a length that fits the tag must be in the tag: one record, one encoding
+        }
+
+        if (keyLength == 0 || keyLength > payload.Length - at)
+        {
+            return false;
+        }
+
+        var keyOffset = at;
+        at += keyLength;
+        var valueLength = 0;
+        if (kind == RecordKind.Put && (!Varint.TryReadInt(payload, ref at, out valueLength) || valueLength > payload.Length - at))
+        {
+            return false;
+        }
+
+        record = new RecordExtent(kind, start, at + valueLength - start, keyOffset, keyLength, at, valueLength);
+        Debug.Assert(record.Length == Length(kind, keyLength, valueLength), "Length names the layout read here");
+        return true;
+    }
+
+    private static bool TryReadFixed(ReadOnlySpan<byte> payload, int start, out RecordExtent record)
+    {
+        record = default;
+        var rest = payload[start..];
         if (rest.Length < DeleteOverhead)
         {
             return false;
@@ -101,9 +182,7 @@ internal static class RecordFormat
             length += 4;
         }
 
-        record = new RecordExtent(kind, position, length + valueLength, position + KeyOffset, keyLength, position + length, valueLength);
-        Debug.Assert(kind == RecordKind.Put ? record.Length == PutOverhead + keyLength + valueLength : record.Length == DeleteOverhead + keyLength, "the overheads name the layout above");
-        position += record.Length;
+        record = new RecordExtent(kind, start, length + valueLength, start + KeyOffset, keyLength, start + length, valueLength);
         return true;
     }
 }

@@ -8,7 +8,7 @@ namespace Stellar.Store.Format;
 /// little-endian.
 /// <code>
 /// 00-03 [u32] magic "SSH2"
-/// 04-05 [u16] format version (2)
+/// 04-05 [u16] format version: 3 (its blocks have compact headers), or 2 (fixed 44-byte block headers)
 /// 06-07 [u16] reserved, zero
 /// 08-11 [u32] collection id
 /// 12-15 [u32] shard id
@@ -20,11 +20,16 @@ namespace Stellar.Store.Format;
 /// repeat under one. The manifest records each shard's salt too (authenticated in an encrypted store), so a shard
 /// file taken from another copy of the store is refused.
 /// </summary>
-internal readonly record struct ShardHeader(uint CollectionId, uint ShardId, byte[] Salt)
+internal readonly record struct ShardHeader(uint CollectionId, uint ShardId, byte[] Salt, ushort Version = ShardHeader.CurrentVersion)
 {
     public const int Size = 36;
     public const uint Magic = 0x32485353; // "SSH2" read as little-endian
-    public const ushort CurrentVersion = 2;
+
+    /// <summary>The version this build writes: its blocks have the compact header (<see cref="CompactBlockHeader"/>).</summary>
+    public const ushort CurrentVersion = 3;
+
+    /// <summary>The oldest version with a header: its blocks have the fixed 44-byte header.</summary>
+    public const ushort FirstVersion = 2;
     public const int SaltSize = 16;
 
     private const int MagicOffset = 0;
@@ -35,14 +40,17 @@ internal readonly record struct ShardHeader(uint CollectionId, uint ShardId, byt
     private const int SaltOffset = 16;
     private const int CrcOffset = 32;
 
-    /// <summary>A header with a fresh random salt.</summary>
+    /// <summary>Whether the shard's blocks have the compact header of format 3 (else the fixed one).</summary>
+    public bool HasCompactBlocks => Version >= 3;
+
+    /// <summary>A header of the current version with a fresh random salt.</summary>
     public static ShardHeader New(uint collectionId, uint shardId) => new(collectionId, shardId, RandomNumberGenerator.GetBytes(SaltSize));
 
     /// <summary>Writes the whole header into the first <see cref="Size"/> bytes of <paramref name="destination"/>.</summary>
     public void WriteTo(Span<byte> destination)
     {
         BinaryPrimitives.WriteUInt32LittleEndian(destination[MagicOffset..], Magic);
-        BinaryPrimitives.WriteUInt16LittleEndian(destination[VersionOffset..], CurrentVersion);
+        BinaryPrimitives.WriteUInt16LittleEndian(destination[VersionOffset..], Version);
         BinaryPrimitives.WriteUInt16LittleEndian(destination[ReservedOffset..], 0);
         BinaryPrimitives.WriteUInt32LittleEndian(destination[CollectionOffset..], CollectionId);
         BinaryPrimitives.WriteUInt32LittleEndian(destination[ShardOffset..], ShardId);
@@ -81,7 +89,7 @@ internal readonly record struct ShardHeader(uint CollectionId, uint ShardId, byt
         }
 
         var version = BinaryPrimitives.ReadUInt16LittleEndian(source[VersionOffset..]);
-        if (version != CurrentVersion || BinaryPrimitives.ReadUInt16LittleEndian(source[ReservedOffset..]) != 0)
+        if (version is < FirstVersion or > CurrentVersion || BinaryPrimitives.ReadUInt16LittleEndian(source[ReservedOffset..]) != 0)
         {
             problem = $"shard format version {version} is not readable by this build";
             return null;
@@ -90,6 +98,7 @@ internal readonly record struct ShardHeader(uint CollectionId, uint ShardId, byt
         return new ShardHeader(
             BinaryPrimitives.ReadUInt32LittleEndian(source[CollectionOffset..]),
             BinaryPrimitives.ReadUInt32LittleEndian(source[ShardOffset..]),
-            source.Slice(SaltOffset, SaltSize).ToArray());
+            source.Slice(SaltOffset, SaltSize).ToArray(),
+            version);
     }
 }

@@ -41,7 +41,7 @@ internal sealed partial class ShardChain
             var file = File(shardId);
             var length = file.Length;
             _entry.ShardDetails.TryGetValue(shardId, out var details);
-            var start = CheckShardHeader(shardId, file, details);
+            var start = CheckShardHeader(shardId, file, details, out var compactBlocks);
 
             // A sealed shard was flushed before it was sealed, so it cannot end torn, even when it is the last one.
             var isLast = i == _entry.Shards.Count - 1;
@@ -55,6 +55,7 @@ internal sealed partial class ShardChain
 
             var end = _scanner.Scan(file, ShardPath(shardId), shardId, isActive, start, consecutive ? details!.FirstSequence : null, consecutive,
                 ref lastSequence, _blocks);
+            CheckBlockLayouts(shardId, first, compactBlocks);
             if (end < length)
             {
                 TruncatedBytes += length - end;
@@ -70,7 +71,7 @@ internal sealed partial class ShardChain
                 _activeLastSequence = last;
 
                 // New blocks go only into shards of the current format, and never after a sealed shard's end.
-                _mustRoll |= details?.Salt is null || details.IsSealed;
+                _mustRoll |= details?.Salt is null || details.IsSealed || !compactBlocks;
             }
         }
 
@@ -98,8 +99,9 @@ internal sealed partial class ShardChain
     /// start; a format-1 shard has no header and its blocks start at 0. A header that is missing, damaged, of another
     /// shard, or whose salt is not the manifest's (a file from another copy of the store) is refused.
     /// </summary>
-    private long CheckShardHeader(uint shardId, Storage.IStorageFile file, ManifestShard? details)
+    private long CheckShardHeader(uint shardId, Storage.IStorageFile file, ManifestShard? details, out bool compactBlocks)
     {
+        compactBlocks = false;
         var path = ShardPath(shardId);
         Span<byte> bytes = stackalloc byte[ShardHeader.Size];
         var read = file.ReadAt(0, bytes);
@@ -124,7 +126,24 @@ internal sealed partial class ShardChain
             throw new CorruptBlockException(path, 0, "the shard's salt is not the one the manifest records: the file comes from another copy of the store");
         }
 
+        compactBlocks = header.HasCompactBlocks;
         return ShardHeader.Size;
+    }
+
+    /// <summary>
+    /// A shard holds blocks of its own format only (compact headers in a format-3 shard, fixed ones before): a whole,
+    /// checksummed block of the other layout was put there, and is refused like any block in the wrong place.
+    /// </summary>
+    private void CheckBlockLayouts(uint shardId, int first, bool compactBlocks)
+    {
+        for (var b = first; b < _blocks.Count; b++)
+        {
+            if (_blocks[b].Header.Compact != compactBlocks)
+            {
+                throw new CorruptBlockException(ShardPath(shardId), _blocks[b].Offset,
+                    $"a block with a {(compactBlocks ? "fixed" : "compact")} header in a shard of format {(compactBlocks ? ShardHeader.CurrentVersion : "1 or 2")}");
+            }
+        }
     }
 
     /// <summary>A sealed shard must be exactly as long, and end at exactly the block, as the manifest recorded.</summary>

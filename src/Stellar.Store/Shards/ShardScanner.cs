@@ -127,8 +127,8 @@ internal sealed class ShardScanner
     private string? CheckBlock(IStorageFile file, string path, long length, long offset, out BlockHeader header)
     {
         header = default;
-        Span<byte> head = stackalloc byte[BlockHeader.Size];
-        var available = head[..(int)Math.Min(BlockHeader.Size, length - offset)];
+        Span<byte> head = stackalloc byte[BlockHeader.MaxSize];
+        var available = head[..(int)Math.Min(BlockHeader.MaxSize, length - offset)];
         ReadExactly(file, path, offset, available);
         var parsed = ParseHeader(available, out var problem);
         if (parsed is null)
@@ -159,17 +159,18 @@ internal sealed class ShardScanner
         var window = _window ??= ArrayPool<byte>.Shared.Rent(BufferSize);
         var budget = ProbeBudgetPerByte * (length - bad);
         var start = bad + 1;
-        while (length - start >= BlockHeader.Size)
+        while (length - start >= BlockHeader.MinSize)
         {
             var count = (int)Math.Min(BufferSize, length - start);
             ReadExactly(file, path, start, window.AsSpan(0, count));
 
-            // Every header that starts in this window lies whole in it; the next window starts after the last one.
-            var last = count - BlockHeader.Size;
+            // Every header that starts in this window lies whole in it (the last window holds the file's end, where a
+            // short block may start); the next window starts after the last one.
+            var last = count - (start + count == length ? BlockHeader.MinSize : BlockHeader.MaxSize);
             for (var i = 0; i <= last; i++)
             {
-                var head = window.AsSpan(i, BlockHeader.Size);
-                if (BinaryPrimitives.ReadUInt32LittleEndian(head) != BlockHeader.Magic)
+                var head = window.AsSpan(i, Math.Min(BlockHeader.MaxSize, count - i));
+                if (!BlockHeader.HasMagic(head))
                 {
                     continue;
                 }
@@ -203,7 +204,7 @@ internal sealed class ShardScanner
     /// <summary><see cref="BlockHeader.TryRead"/>, counting the header CRC it computes once the magic matches.</summary>
     private BlockHeader? ParseHeader(ReadOnlySpan<byte> head, out string? problem)
     {
-        if (head.Length >= BlockHeader.Size && BinaryPrimitives.ReadUInt32LittleEndian(head) == BlockHeader.Magic)
+        if (BlockHeader.HasMagic(head))
         {
             ChecksummedBytes += BlockHeader.HeaderCrcLength;
         }
@@ -216,7 +217,7 @@ internal sealed class ShardScanner
     {
         var crc = BlockHeader.BlockCrcOfHeader(head);
         var end = offset + header.BlockLength;
-        for (var at = offset + BlockHeader.Size; at < end;)
+        for (var at = offset + header.HeaderLength; at < end;)
         {
             var chunk = _buffer.AsSpan(0, (int)Math.Min(BufferSize, end - at));
             ReadExactly(file, path, at, chunk);

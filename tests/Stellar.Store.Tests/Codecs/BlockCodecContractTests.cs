@@ -2,6 +2,7 @@ using System.Buffers;
 using System.Buffers.Binary;
 using Stellar.Store.Codecs;
 using Stellar.Store.Format;
+using Stellar.Store.Tests.Reliability;
 
 namespace Stellar.Store.Tests.Codecs;
 
@@ -55,7 +56,7 @@ public sealed class BlockCodecContractTests : IDisposable
 
         if (overhead > 0 && raw.Length >= 64)
         {
-            Assert.False(block.AsSpan(BlockHeader.Size).IndexOf(raw.AsSpan(0, 64)) >= 0, "plaintext shows through the encrypted block");
+            Assert.False(block.AsSpan(header.HeaderLength).IndexOf(raw.AsSpan(0, 64)) >= 0, "plaintext shows through the encrypted block");
         }
     }
 
@@ -93,19 +94,19 @@ public sealed class BlockCodecContractTests : IDisposable
     {
         var codec = Codec(combination);
         var (block, _) = Encode(codec, CodecPayloads.EnglishLikeText(300, seed: 3));
+        var checksums = BlockSurgery.Checksums(block);
 
         for (var bit = 0; bit < block.Length * 8; bit++)
         {
             var index = bit / 8;
-            if (index is >= 36 and < BlockHeader.Size)
+            if (index >= checksums.Start.Value && index < checksums.End.Value)
             {
-                continue; // the two checksums themselves, recomputed below
+                continue; // the checksums themselves, recomputed below
             }
 
             var damaged = (byte[])block.Clone();
             damaged[index] ^= (byte)(1 << (bit % 8));
-            BinaryPrimitives.WriteUInt32LittleEndian(damaged.AsSpan(36), Crc32C.Compute(damaged.AsSpan(0, 36)));
-            BlockHeader.WriteBlockCrc(damaged);
+            BlockSurgery.Reseal(damaged);
             var header = BlockHeader.TryRead(damaged, out _);
             if (header is { } h && h.BlockLength == damaged.Length)
             {

@@ -34,7 +34,7 @@ public sealed class StoreTamperingTests
         {
             var forged = (byte[])original.Clone();
             var span = forged.AsSpan((int)block.Offset, block.Header.BlockLength);
-            span[BlockHeader.Size + 3] ^= 0x40;
+            span[block.Header.HeaderLength + 3] ^= 0x40;
             BlockHeader.WriteBlockCrc(span);
             storage.ReplaceAtomically(name, forged);
 

@@ -27,7 +27,7 @@ public sealed class EncodedBlockBoundTests : IDisposable
         foreach (var raw in RawLengths)
         {
             // LZ4's own worst case (K4os's bound), as if a compressor kept output larger than its input.
-            var worst = BlockHeader.Size + (long)LZ4Codec.MaximumOutputSize(raw) + GcmTagBytes;
+            var worst = BlockHeader.MaxSize + (long)LZ4Codec.MaximumOutputSize(raw) + GcmTagBytes;
             Assert.True(BlockLimit.MaxEncodedLength(raw) >= worst, $"{raw} raw bytes: bound {BlockLimit.MaxEncodedLength(raw)} < LZ4 worst case {worst}");
         }
     }
@@ -38,7 +38,7 @@ public sealed class EncodedBlockBoundTests : IDisposable
         var compressor = new Lz4Compressor();
         foreach (var raw in RawLengths)
         {
-            var worst = BlockHeader.Size + (long)Math.Max(raw, compressor.MaxCompressedLength(raw)) + _cipher.Overhead;
+            var worst = BlockHeader.MaxSize + (long)Math.Max(raw, compressor.MaxCompressedLength(raw)) + _cipher.Overhead;
             Assert.True(BlockLimit.MaxEncodedLength(raw) >= worst, $"{raw} raw bytes: bound {BlockLimit.MaxEncodedLength(raw)} < {worst}");
         }
     }

@@ -15,6 +15,8 @@ public sealed class FormatFixtureTests : IDisposable
     [Theory]
     [InlineData("format1-plain", false)]
     [InlineData("format1-encrypted", true)]
+    [InlineData("format2-plain", false)]
+    [InlineData("format2-encrypted", true)]
     public async Task Open_AStoreWrittenByAnOlderFormat_ReadsEveryRecordAndTakesNewWrites(string fixture, bool encrypted)
     {
         var path = CopyFixture(fixture);

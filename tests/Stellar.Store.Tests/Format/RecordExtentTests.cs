@@ -5,7 +5,8 @@ namespace Stellar.Store.Tests.Format;
 
 /// <summary>
 /// <see cref="RecordFormat.TryRead(ReadOnlySpan{byte}, ref int, out RecordExtent)"/> against records laid out by
-/// hand from the documented layout (kind, u32 key length, key, and for a put u32 value length, value).
+/// hand from the documented layouts: compact (tag, varint lengths) and fixed (kind, u32 key length, key, and for a
+/// put u32 value length, value).
 /// </summary>
 public sealed class RecordExtentTests
 {
@@ -33,6 +34,48 @@ public sealed class RecordExtentTests
     {
         var bytes = Put([1], [2, 3]);
         BinaryPrimitives.WriteInt32LittleEndian(bytes.AsSpan(6), 3);
+        var position = 0;
+
+        Assert.False(RecordFormat.TryRead(bytes, ref position, out RecordExtent _));
+        Assert.Equal(0, position);
+    }
+
+    [Fact]
+    public void TryRead_CompactPutThenDelete_NamesWhereEachKeyAndValueLie()
+    {
+        // Put: tag 0x83 (put, key length 3), key, value length 5, value. Delete: tag 0xc2 (delete, key length 2), key.
+        byte[] bytes = [0xEE, 0x83, 1, 2, 3, 5, 9, 8, 7, 6, 5, 0xC2, 4, 4];
+        var position = 1;
+
+        Assert.True(RecordFormat.TryRead(bytes, ref position, out RecordExtent put));
+        Assert.True(RecordFormat.TryRead(bytes, ref position, out RecordExtent delete));
+
+        Assert.Equal(new RecordExtent(RecordKind.Put, 1, 10, 2, 3, 6, 5), put);
+        Assert.Equal(new RecordExtent(RecordKind.Delete, 11, 3, 12, 2, 14, 0), delete);
+        Assert.Equal(bytes.Length, position);
+    }
+
+    [Fact]
+    public void Write_KeyOf63BytesOrMore_TakesItsLengthAsAVarintAfterTheTag()
+    {
+        var key = Enumerable.Repeat((byte)7, 200).ToArray();
+        var record = new byte[RecordFormat.PutOverhead + 201];
+
+        var length = RecordFormat.Write(record, RecordKind.Put, key, [0xC0]);
+
+        // Tag 0xbf (put, length follows), 200 as a varint (c8 01), the key, value length 1, the value.
+        Assert.Equal(1 + 2 + 200 + 1 + 1, length);
+        Assert.Equal(new byte[] { 0xBF, 0xC8, 0x01 }, record[..3]);
+        Assert.Equal(new byte[] { 0x01, 0xC0 }, record[203..205]);
+    }
+
+    [Theory]
+    [InlineData(new byte[] { 0x80, 0x00 })]             // a put with an empty key: no MessagePack key is empty
+    [InlineData(new byte[] { 0xBF, 0x05, 1, 2, 3, 4, 5, 0 })] // a short key length written as a varint: one record, one encoding
+    [InlineData(new byte[] { 0x81, 7, 0x80, 0x00 })]    // a value length in a longer form than its shortest
+    [InlineData(new byte[] { 0x81, 7, 3, 0xA2, 0x68 })] // a value that runs past the payload
+    public void TryRead_MalformedCompactRecord_ReturnsFalseAndKeepsThePosition(byte[] bytes)
+    {
         var position = 0;
 
         Assert.False(RecordFormat.TryRead(bytes, ref position, out RecordExtent _));

@@ -153,11 +153,11 @@ public sealed class DecoderRobustnessTests : IDisposable
         var shard = (byte[])template.Files[shardName].Clone();
         var first = ShardFiles.FirstBlockOffset(shard);
         var header = BlockHeader.TryRead(shard.AsSpan(first), out _)!.Value;
-        foreach (var count in new uint[] { (uint)(header.RawLength / RecordFormat.DeleteOverhead) + 1, 500_000_000, uint.MaxValue })
+        foreach (var count in new uint[] { (uint)(header.RawLength / RecordFormat.MinRecordLength) + 1, 500_000_000, uint.MaxValue })
         {
-            (header with { RecordCount = count }).WriteTo(shard.AsSpan(first));
-            BlockSurgery.Reseal(shard.AsSpan(first, header.BlockLength));
-            var files = new Dictionary<string, byte[]>(template.Files) { [shardName] = shard };
+            var forged = BlockSurgery.WithHeader(shard.AsSpan(first, header.BlockLength), header with { RecordCount = count });
+            byte[] edited = [.. shard.AsSpan(0, first), .. forged, .. shard.AsSpan(first + header.BlockLength)];
+            var files = new Dictionary<string, byte[]>(template.Files) { [shardName] = edited };
             Assert.Equal("refused at open (CorruptBlockException)", await RunCaseAsync(files, template, $"record count {count}", expectBlockDamage: true, DecoderOutcome.Damage.ResealedBlock));
         }
     }
@@ -314,7 +314,7 @@ public sealed class DecoderRobustnessTests : IDisposable
         long claimed = 0;
         foreach (var (_, bytes) in files.Where(f => f.Key.EndsWith(".shard", StringComparison.Ordinal)))
         {
-            for (var offset = 0; offset + BlockHeader.Size <= bytes.Length; offset++)
+            for (var offset = 0; offset + BlockHeader.MinSize <= bytes.Length; offset++)
             {
                 if (BlockHeader.TryRead(bytes.AsSpan(offset), out _) is { } header)
                 {
@@ -389,9 +389,7 @@ public sealed class DecoderRobustnessTests : IDisposable
                     2 => header with { Sequence = header.Sequence + (ulong)random.Next(1, 3) },
                     _ => header with { Flags = header.Flags ^ BlockFlags.Compressed },
                 };
-                replacement = (byte[])block.Clone();
-                edited.WriteTo(replacement);
-                BlockSurgery.Reseal(replacement);
+                replacement = BlockSurgery.WithHeader(block, edited);
                 what = $"block {index}: header {header} -> {edited}";
                 break;
             }
@@ -411,14 +409,14 @@ public sealed class DecoderRobustnessTests : IDisposable
 
     private static byte[] Payload(Template template, byte[] block, BlockHeader header, byte[] salt)
     {
-        var stored = block.AsSpan(BlockHeader.Size);
+        var stored = block.AsSpan(header.HeaderLength);
         if (template.Cipher is null)
         {
             return stored.ToArray();
         }
 
         var plain = new byte[stored.Length - template.Cipher.Overhead];
-        Assert.True(template.Cipher.TryDecrypt(header.CollectionId, header.ShardId, salt, header.Sequence, stored, plain, block.AsSpan(0, BlockHeader.AssociatedDataLength)));
+        Assert.True(template.Cipher.TryDecrypt(header.CollectionId, header.ShardId, salt, header.Sequence, stored, plain, block.AsSpan(0, header.AadLength)));
         return plain;
     }
 
@@ -429,11 +427,11 @@ public sealed class DecoderRobustnessTests : IDisposable
         header.WriteTo(block);
         if (template.Cipher is null)
         {
-            payload.CopyTo(block.AsSpan(BlockHeader.Size));
+            payload.CopyTo(block.AsSpan(header.HeaderLength));
         }
         else
         {
-            template.Cipher.Encrypt(header.CollectionId, header.ShardId, salt, header.Sequence, payload, block.AsSpan(BlockHeader.Size), block.AsSpan(0, BlockHeader.AssociatedDataLength));
+            template.Cipher.Encrypt(header.CollectionId, header.ShardId, salt, header.Sequence, payload, block.AsSpan(header.HeaderLength), block.AsSpan(0, header.AadLength));
         }
 
         BlockHeader.WriteBlockCrc(block);

@@ -18,7 +18,7 @@ public sealed class OperationSweepTests(ITestOutputHelper output)
     private const int Keys = 300;
 
     // Long enough that the batch of every key does not fit in what is left of the active shard.
-    private const int RollNameLength = 160;
+    private const int RollNameLength = 220;
 
     public static TheoryData<string, bool, bool> Cases()
     {

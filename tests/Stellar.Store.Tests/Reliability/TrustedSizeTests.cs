@@ -62,14 +62,14 @@ public sealed class TrustedSizeTests : IDisposable
     [Fact]
     public async Task Load_WhenAResealedHeaderClaimsMoreRecordsThanItsRecordsHold_RefusesWithoutAllocatingForThem()
     {
-        // 4 MiB of zeros compress to a few KiB; a record count of a fifth of the raw length passes the header's own
-        // check (a delete takes 5 bytes), but the block holds one record.
+        // 4 MiB of zeros compress to a few KiB; a record count of half the raw length passes the header's own
+        // check (a compact record takes at least 2 bytes), but the block holds one record.
         var (shard, offset) = await WriteOneAsync(Compression.Lz4, new Chunk { Id = "zeros", Voxels = new byte[4 << 20] });
         var rawLength = 0;
         Forge(shard, offset, header =>
         {
             rawLength = header.RawLength;
-            return header with { RecordCount = (uint)(header.RawLength / RecordFormat.DeleteOverhead) };
+            return header with { RecordCount = (uint)(header.RawLength / RecordFormat.MinRecordLength) };
         });
 
         var (error, allocated) = await LoadAsync(Compression.Lz4);
@@ -132,13 +132,12 @@ public sealed class TrustedSizeTests : IDisposable
     private static void Forge(string shard, long offset, Func<BlockHeader, BlockHeader> edit)
     {
         var bytes = File.ReadAllBytes(shard);
-        var block = bytes.AsSpan((int)offset);
-        var header = BlockHeader.TryRead(block, out _)!.Value;
+        var start = (int)offset;
+        var header = BlockHeader.TryRead(bytes.AsSpan(start), out _)!.Value;
         var forged = edit(header);
-        forged.WriteTo(block);
+        var block = BlockSurgery.WithHeader(bytes.AsSpan(start, header.BlockLength), forged);
         Assert.Equal(forged, BlockHeader.TryRead(block, out _));
-        BlockSurgery.Reseal(block[..header.BlockLength]);
-        File.WriteAllBytes(shard, bytes);
+        File.WriteAllBytes(shard, [.. bytes.AsSpan(0, start), .. block, .. bytes.AsSpan(start + header.BlockLength)]);
     }
 
     /// <summary>Opens the store (the scan passes: the checksums are resealed) and loads it, measuring what the load allocates.</summary>
