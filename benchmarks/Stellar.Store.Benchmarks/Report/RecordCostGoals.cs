@@ -12,6 +12,16 @@ internal sealed class RecordCostGoals(Goals goals, IReadOnlyList<GameRow>? game)
 {
     public IEnumerable<GoalRow> Evaluate()
     {
+        string PerRecord(string workload, string method, params (string, object)[] parameters) =>
+            goals.Find(workload, method, parameters)?.DiskBytesPerRecord is { } b ? $"{b:N1} B" : "n/a";
+        var single = goals.Find("SingleInsert", "Stellar_WriteThrough");
+        yield return Bytes("bytes on disk per small record, one awaited insert at a time", single, 64,
+            $"ours {PerRecord("SingleInsert", "Stellar_WriteThrough")}; SQLite NORMAL {PerRecord("SingleInsert", "Sqlite_Normal")}, ZoneTree {PerRecord("SingleInsert", "ZoneTree_WalSync")}, LiteDB {PerRecord("SingleInsert", "LiteDb_Fsync")}; the records alone through a FileStream {PerRecord("SingleInsert", "FileStream_Write")}");
+        var largest = goals.Values("BulkImport", "Records").OrderBy(s => double.TryParse(s, CultureInfo.InvariantCulture, out var n) ? n : 0).LastOrDefault() ?? "";
+        var imported = goals.Find("BulkImport", "Stellar_BulkImport_WriteThroughStore", ("Records", largest));
+        yield return Bytes($"bytes on disk per small record after a bulk import of {largest}", imported, 36,
+            $"ours {PerRecord("BulkImport", "Stellar_BulkImport_WriteThroughStore", ("Records", largest))}; SQLite {PerRecord("BulkImport", "Sqlite_Normal_Transaction", ("Records", largest))}, ZoneTree {PerRecord("BulkImport", "ZoneTree_NoWal_Evict", ("Records", largest))}, LiteDB {PerRecord("BulkImport", "LiteDb_Fsync_InsertBulk", ("Records", largest))}; the records alone {PerRecord("BulkImport", "FileStream_Ceiling", ("Records", largest))}");
+
         var insert = goals.Find("SingleInsert", "Stellar_WriteThrough");
         var write = goals.Find("SingleInsert", "FileStream_Write");
         var zone = goals.Find("SingleInsert", "ZoneTree_WalSync");
@@ -76,6 +86,18 @@ internal sealed class RecordCostGoals(Goals goals, IReadOnlyList<GameRow>? game)
             : "inconclusive (the interval spans the target)";
         return new GoalRow(goal, $"{ours.UpdatesPerSecond} updates/s of {ours.Target:N0}, write p99 {p99} µs, {ours.MissedUpdates:N0} missed, {ours.Runs} runs",
             p99.Median / 5_000, p99.Low / 5_000, p99.High / 5_000, "≤ 1× (p99 / 5 ms)", status);
+    }
+
+    /// <summary>A size goal: bytes on disk per record at most <paramref name="target"/>. Sizes do not vary between runs, so there is no interval.</summary>
+    private static GoalRow Bytes(string goal, ResultRow? ours, double target, string measured)
+    {
+        var limit = target.ToString(CultureInfo.InvariantCulture);
+        if (ours?.DiskBytesPerRecord is not { } bytes)
+        {
+            return new GoalRow($"{goal} ≤ {limit} B", measured, null, null, null, $"≤ {limit} B", "not measured");
+        }
+
+        return new GoalRow($"{goal} ≤ {limit} B", measured, bytes / target, null, null, $"≤ 1× ({limit} B)", bytes <= target ? "met" : "**MISSED**");
     }
 
     /// <summary>A goal "<paramref name="ours"/>'s record rate is at least <paramref name="target"/>× <paramref name="reference"/>'s".</summary>
