@@ -29,6 +29,9 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
     private Exception? _fault;
     private bool _busy;
 
+    /// <summary>A <see cref="WriterProtocol.StartGroup"/> is on its way to this actor.</summary>
+    private bool _startPending;
+
     /// <summary>Creates the writer over <paramref name="sink"/>, with commit groups of at most <paramref name="maxGroupBytes"/>.</summary>
     public CollectionWriter(ICommitSink<TWrite, TResult> sink, long maxGroupBytes)
     {
@@ -36,6 +39,7 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         _sink = sink;
         _maxGroupBytes = maxGroupBytes;
         Receive<WriterProtocol.Append<TWrite, TResult>>(OnAppend);
+        Receive<WriterProtocol.StartGroup>(_ => OnStartGroup());
         Receive<WriterProtocol.GroupCommitted>(_ => OnGroupDone(null));
         Receive<WriterProtocol.GroupFailed>(m => OnGroupDone(m.Cause));
         Receive<WriterProtocol.Flush>(OnFlush);
@@ -52,7 +56,19 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         }
 
         _queued.Enqueue(append);
-        if (!_busy)
+        if (!_busy && !_startPending)
+        {
+            // Not started at once: the appends already in the mailbox come before this message, so the group gathers
+            // them all. A sink may commit a small group on this turn, and then nothing else could gather meanwhile.
+            _startPending = true;
+            Self.Tell(WriterProtocol.StartGroup.Instance);
+        }
+    }
+
+    private void OnStartGroup()
+    {
+        _startPending = false;
+        if (!_busy && _queued.Count > 0 && _fault is null)
         {
             StartGroup();
         }
@@ -60,30 +76,47 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
 
     private void StartGroup()
     {
-        Debug.Assert(!_busy && _inFlight.Count == 0, "one group at a time: the last one has its outcome");
-        // A group whose every write was rejected commits nothing, so the next writes in the queue form the group.
-        while (_inFlight.Count == 0 && _queued.Count > 0)
+        // A sink that commits a group on this turn returns a completed task: its outcome is handled here, without
+        // the round trip of a message, and the writes still queued form the next group at once.
+        while (true)
         {
-            StageGroup();
-        }
+            Debug.Assert(!_busy && _inFlight.Count == 0, "one group at a time: the last one has its outcome");
 
-        if (_inFlight.Count == 0)
-        {
-            RunPendingFlushes();
-            return;
-        }
+            // A group whose every write was rejected commits nothing, so the next writes in the queue form the group.
+            while (_inFlight.Count == 0 && _queued.Count > 0)
+            {
+                StageGroup();
+            }
 
-        _busy = true;
-        var self = Self;
-        _sink.CommitAsync().ContinueWith(
-            static (task, state) => ((IActorRef)state!).Tell(task.IsCompletedSuccessfully
-                ? new WriterProtocol.GroupCommitted()
-                : new WriterProtocol.GroupFailed(task.Exception?.GetBaseException() ?? new TaskCanceledException(task))),
-            self,
-            CancellationToken.None,
-            TaskContinuationOptions.ExecuteSynchronously,
-            TaskScheduler.Default);
+            if (_inFlight.Count == 0)
+            {
+                RunPendingFlushes();
+                return;
+            }
+
+            _busy = true;
+            var commit = _sink.CommitAsync();
+            if (!commit.IsCompleted)
+            {
+                commit.ContinueWith(
+                    static (task, state) => ((IActorRef)state!).Tell(task.IsCompletedSuccessfully
+                        ? new WriterProtocol.GroupCommitted()
+                        : new WriterProtocol.GroupFailed(FailureOf(task))),
+                    Self,
+                    CancellationToken.None,
+                    TaskContinuationOptions.ExecuteSynchronously,
+                    TaskScheduler.Default);
+                return;
+            }
+
+            if (!GroupDone(commit.IsCompletedSuccessfully ? null : FailureOf(commit)))
+            {
+                return;
+            }
+        }
     }
+
+    private static Exception FailureOf(Task task) => task.Exception?.GetBaseException() ?? new TaskCanceledException(task);
 
     /// <summary>Stages the oldest queued writes while they fit the group's byte bound (always at least one).</summary>
     private void StageGroup()
@@ -109,6 +142,15 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
 
     private void OnGroupDone(Exception? cause)
     {
+        if (GroupDone(cause))
+        {
+            StartGroup();
+        }
+    }
+
+    /// <summary>Completes the group in flight with its outcome; true when queued writes should form the next group now.</summary>
+    private bool GroupDone(Exception? cause)
+    {
         Debug.Assert(_busy && _inFlight.Count > 0, "an outcome comes only for a group in flight, which holds a write");
         _busy = false;
         if (cause is null)
@@ -127,12 +169,11 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         _inFlight.Clear();
         if (_queued.Count > 0 && _fault is null)
         {
-            StartGroup();
+            return true;
         }
-        else
-        {
-            RunPendingFlushes();
-        }
+
+        RunPendingFlushes();
+        return false;
     }
 
     private void OnFlush(WriterProtocol.Flush flush)

@@ -20,6 +20,12 @@ internal static class WriterProtocol
     /// <summary>Command: finish the group being written, flush, and stop accepting writes.</summary>
     public sealed record Close(TaskCompletionSource<bool> Completion);
 
+    /// <summary>To self, after the first append that found the writer idle: form a group of everything queued by now.</summary>
+    internal sealed record StartGroup
+    {
+        public static readonly StartGroup Instance = new();
+    }
+
     /// <summary>Outcome (to self): the group in flight committed.</summary>
     internal sealed record GroupCommitted;
 

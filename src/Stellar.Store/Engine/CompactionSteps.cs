@@ -35,6 +35,9 @@ internal sealed class CompactionSteps<TKey, TValue>
     /// <summary>Compactions completed since open.</summary>
     public long Compactions => Volatile.Read(ref _compactions);
 
+    /// <summary>Whether the next commit has steps to run or retired shards to try to delete (work that does I/O).</summary>
+    public bool HasWork => _staged.Count > 0 || _retired.Count > 0;
+
     /// <summary>Queues a step to run at the next commit.</summary>
     public void Stage(CompactionStep<TKey, TValue> step) => _staged.Add(step);
 

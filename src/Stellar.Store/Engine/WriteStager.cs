@@ -13,7 +13,7 @@ internal sealed class WriteStager<TKey, TValue>
     where TKey : notnull
 {
     /// <summary>Single writes are packed into blocks up to this many raw bytes.</summary>
-    private const int TargetBlockBytes = 64 * 1024;
+    internal const int TargetBlockBytes = 64 * 1024;
 
     private readonly string _name;
     private readonly VersionedMap<TKey, TValue> _map;

@@ -31,6 +31,9 @@ internal sealed class FileStorageFile : IStorageFile
     private bool _directoryFlushed;
     private bool _flushFailed;
 
+    /// <summary>The background fsync <see cref="StartWriteback"/> started, until the owner next waits for it.</summary>
+    private Task? _writeback;
+
     private FileStorageFile(FileStream file, string directory, string name, bool writable)
     {
         _file = file;
@@ -112,6 +115,7 @@ internal sealed class FileStorageFile : IStorageFile
     public void FlushToDisk()
     {
         ThrowIfNotWritable();
+        WaitForWriteback();
         if (_flushFailed)
         {
             throw new IOException($"An earlier flush of '{Name}' failed, so what is on disk is unknown; the file must not be trusted.");
@@ -134,6 +138,21 @@ internal sealed class FileStorageFile : IStorageFile
     }
 
     /// <inheritdoc />
+    /// <remarks>One background fsync at a time; a hint given while one runs is dropped, the next one covers it.</remarks>
+    public void StartWriteback()
+    {
+        ThrowIfNotWritable();
+        if (_flushFailed || _writeback is { IsCompleted: false })
+        {
+            return;
+        }
+
+        WaitForWriteback();
+        var handle = _handle;
+        _writeback = Task.Run(() => RandomAccess.FlushToDisk(handle));
+    }
+
+    /// <inheritdoc />
     public void Truncate(long length)
     {
         ThrowIfNotWritable();
@@ -147,7 +166,33 @@ internal sealed class FileStorageFile : IStorageFile
     }
 
     /// <inheritdoc />
-    public void Dispose() => _file.Dispose();
+    public void Dispose()
+    {
+        // The background fsync holds the handle: let it finish first. Its failure needs no report here, since
+        // a closed file is never flushed again.
+        WaitForWriteback();
+        _file.Dispose();
+    }
+
+    /// <summary>Waits for the background fsync, if any; its failure fails every later flush, as a failed flush does.</summary>
+    private void WaitForWriteback()
+    {
+        var writeback = _writeback;
+        if (writeback is null)
+        {
+            return;
+        }
+
+        _writeback = null;
+        try
+        {
+            writeback.GetAwaiter().GetResult();
+        }
+        catch (IOException)
+        {
+            _flushFailed = true;
+        }
+    }
 
     private static FileStorageFile Open(string directory, string name, FileMode mode, FileAccess access, bool writable)
     {

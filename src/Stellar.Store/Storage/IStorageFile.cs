@@ -27,6 +27,15 @@ internal interface IStorageFile : IDisposable
     /// <summary>Makes every appended byte durable on the device (fsync).</summary>
     void FlushToDisk();
 
+    /// <summary>
+    /// A hint: starts making the bytes appended so far durable in the background, so that a later
+    /// <see cref="FlushToDisk"/> has less left to wait for. Promises nothing; only <see cref="FlushToDisk"/> does. A
+    /// failure of the background work makes the next <see cref="FlushToDisk"/> fail. The default does nothing.
+    /// </summary>
+    void StartWriteback()
+    {
+    }
+
     /// <summary>Cuts the file to <paramref name="length"/> bytes and makes the new length durable.</summary>
     void Truncate(long length);
 }

@@ -91,4 +91,27 @@ public sealed class FileStorageTests : IDisposable
         Assert.Equal(["shard-0001"], new FileStorage(_directory.Path).List());
         Assert.Equal([9, 8, 7], new FileStorage(_directory.Path).ReadAllBytes("shard-0001"));
     }
+    [Fact]
+    public void StartWriteback_BetweenAppends_LeavesEveryByteInOrderAndLaterFlushesWork()
+    {
+        var storage = new FileStorage(_directory.Path);
+        var expected = new List<byte>();
+        using (var file = storage.Open("shard"))
+        {
+            for (var i = 0; i < 200; i++)
+            {
+                var chunk = Enumerable.Range(0, 4096).Select(b => (byte)(b + i)).ToArray();
+                file.Append(chunk);
+                expected.AddRange(chunk);
+                file.StartWriteback();
+            }
+
+            file.FlushToDisk();
+            file.Append([1, 2, 3]);
+            expected.AddRange([1, 2, 3]);
+            file.StartWriteback();
+        }
+
+        Assert.Equal(expected, storage.ReadAllBytes("shard"));
+    }
 }
