@@ -36,6 +36,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         Debug.Assert(
             Collection<TKey, TValue>.MaxKeyBytes + Collection<TKey, TValue>.MaxValueBytes + RecordFormat.PutOverhead <= MaxBlockBytes,
             "a single record of the largest accepted key and value must fit one block");
+        Map = new VersionedMap<TKey, TValue>(capacity: CollectionLoader<TKey, TValue>.CapacityFor(chain));
         Ledger = new ShardUsageLedger(compactionThreshold, Math.Max(maxShardBytes / 16, CompactionCopier<TKey, TValue>.BlockBytes));
         _values = new LargeValueReader<TValue>(chain, codec);
         _loader = new CollectionLoader<TKey, TValue>(chain, codec, parallelism, largeValueBytes);
@@ -45,7 +46,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         Copier = new CompactionCopier<TKey, TValue>(name, chain, codec, Map, _values, parallelism, maxShardBytes);
     }
 
-    public VersionedMap<TKey, TValue> Map { get; } = new();
+    public VersionedMap<TKey, TValue> Map { get; }
 
     /// <summary>The most record bytes one block, so one atomic batch, may hold (see <see cref="BlockLimit"/>).</summary>
     public int MaxBlockBytes { get; }

@@ -1,4 +1,6 @@
+using System.Buffers;
 using System.Diagnostics;
+using System.Runtime.InteropServices;
 using System.Runtime.ExceptionServices;
 using MessagePack;
 using Stellar.Store.Codecs;
@@ -9,9 +11,12 @@ using Stellar.Store.Snapshots;
 namespace Stellar.Store.Engine;
 
 /// <summary>
-/// Rebuilds a collection at open from the blocks its shard chain verified: blocks are decoded (authenticated,
-/// decompressed, deserialized) in parallel, then applied strictly in sequence order, and the result is published as
-/// one version. A block that fails to decode throws <see cref="CorruptBlockException"/> naming file and offset.
+/// Rebuilds a collection at open from the blocks its shard chain verified, on every core in both steps: blocks are
+/// decoded (read into pooled buffers, authenticated, decompressed, deserialized into the nodes the map will hold) in
+/// parallel; then the keys are split into partitions by hash, and each partition applies its records strictly in
+/// sequence order on its own thread, so every key ends at its last record exactly as a sequential apply would leave
+/// it. The result is published as one version. A block that fails to decode throws <see cref="CorruptBlockException"/>
+/// naming file and offset.
 /// </summary>
 /// <remarks>Thread safety: runs once, before the collection's writer starts.</remarks>
 internal sealed class CollectionLoader<TKey, TValue>
@@ -19,6 +24,15 @@ internal sealed class CollectionLoader<TKey, TValue>
 {
     /// <summary>The version a loaded collection starts at.</summary>
     public const long LoadVersion = 1;
+
+    /// <summary>The most key partitions applied at once (a partition number is stored in a byte per record).</summary>
+    private const int MaxPartitions = 64;
+
+    /// <summary>The most keys a loaded map is sized for up front; beyond that it grows as it fills.</summary>
+    private const int MaxPresizedKeys = 1 << 22;
+
+    /// <summary>The fewest bytes a record takes: a delete of a one-byte key.</summary>
+    private const int SmallestRecordBytes = RecordFormat.DeleteOverhead + 1;
 
     private readonly ShardChain _chain;
     private readonly BlockCodec _codec;
@@ -33,79 +47,167 @@ internal sealed class CollectionLoader<TKey, TValue>
         _largeValueBytes = largeValueBytes;
     }
 
+    /// <summary>
+    /// Keys to size the map for before the load: the records found at open, the most keys there can be. A header's
+    /// record count is trusted only as far as the block's bytes on disk can hold records (a resealed header could
+    /// otherwise make open reserve room for records that are not there); a block of well-compressed tiny records is
+    /// undercounted, and the map grows as it fills.
+    /// </summary>
+    public static int CapacityFor(ShardChain chain)
+    {
+        long records = 0;
+        foreach (var block in chain.Blocks)
+        {
+            records += Math.Min((long)block.Header.RecordCount, block.Header.BlockLength / SmallestRecordBytes);
+        }
+
+        // Bounded, so that a store of many overwrites of few keys does not reserve room for every overwrite.
+        return (int)Math.Min(records, MaxPresizedKeys);
+    }
+
     /// <summary>Applies every block to <paramref name="map"/> and <paramref name="ledger"/>, publishes <see cref="LoadVersion"/>, and returns the key count.</summary>
     public long Load(VersionedMap<TKey, TValue> map, ShardUsageLedger ledger)
     {
         var blocks = _chain.Blocks;
-        var decoded = new DecodedRecord[blocks.Count][];
-        try
+        var partitions = Math.Clamp(_parallelism, 1, MaxPartitions);
+        var options = new ParallelOptions { MaxDegreeOfParallelism = _parallelism };
+        var decoded = new DecodedBlock[blocks.Count];
+        Run(() => Parallel.For(0, blocks.Count, options, i => decoded[i] = DecodeBlock(blocks[i], partitions)));
+
+        // Every record counts as stored; those still readable at the end are marked live below.
+        foreach (var block in decoded)
         {
-            Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, i =>
-            {
-                decoded[i] = DecodeBlock(blocks[i]);
-            });
-        }
-        catch (AggregateException e) when (e.InnerExceptions.FirstOrDefault(x => x is CorruptBlockException) is { } corrupt)
-        {
-            // The caller is promised the block's file and offset, not Parallel's wrapper.
-            ExceptionDispatchInfo.Throw(corrupt);
+            ledger.Add(block.ShardId, block.RecordBytes, live: false);
         }
 
-        var latest = new Dictionary<TKey, DecodedRecord>();
-        foreach (var records in decoded)
-        {
-            foreach (var record in records)
-            {
-                latest[record.Key] = record;
-                ledger.Add(record.ShardId, record.Size, live: false);
-            }
-        }
-
+        var outcomes = new PartitionOutcome[partitions];
+        Run(() => Parallel.For(0, partitions, options, p => outcomes[p] = ApplyPartition(map, decoded, (byte)p, partitions)));
         long count = 0;
-        foreach (var (key, record) in latest)
+        foreach (var outcome in outcomes)
         {
-            if (!record.Deleted)
+            count += outcome.Count;
+            foreach (var (shardId, bytes) in outcome.LiveBytes)
             {
-                map.Apply(key, LoadVersion, record.Value, deleted: false, record.ShardId, record.Size, record.Location);
-                ledger.MarkLive(record.ShardId, record.Size);
-                count++;
+                if (bytes != 0)
+                {
+                    ledger.MarkLive(shardId, bytes);
+                }
             }
         }
 
+        Debug.Assert(count == map.ChainCount, "every key left in the map holds a value");
         map.Publish(LoadVersion, count);
         return count;
     }
 
-    private DecodedRecord[] DecodeBlock(in ScannedBlock block)
+    /// <summary>Runs a parallel step; the caller is promised a corrupt block's file and offset, not Parallel's wrapper.</summary>
+    private static void Run(Action step)
     {
-        var path = _chain.PathOf(block.ShardId);
-        var raw = _codec.Decode(_chain.ReadBlock(block), block.Header, _chain.SaltOf(block.ShardId), path, block.Offset);
-        var records = new DecodedRecord[CountRecords(raw, block.Header.RecordCount, path, block.Offset)];
-        var position = 0;
         try
         {
-            for (var i = 0; i < records.Length; i++)
+            step();
+        }
+        catch (AggregateException e) when (e.InnerExceptions.FirstOrDefault(x => x is CorruptBlockException) is { } corrupt)
+        {
+            ExceptionDispatchInfo.Throw(corrupt);
+        }
+    }
+
+    /// <summary>
+    /// Applies, in sequence order, the records of every block whose key falls in <paramref name="partition"/>: the
+    /// records of one key all fall in one partition, so each key sees its records in order. Returns the live keys of
+    /// the partition and their bytes per shard.
+    /// </summary>
+    private static PartitionOutcome ApplyPartition(VersionedMap<TKey, TValue> map, DecodedBlock[] decoded, byte partition, int partitions)
+    {
+        var live = new Dictionary<uint, long>();
+        long count = 0;
+        foreach (var block in decoded)
+        {
+            for (var i = 0; i < block.Keys.Length; i++)
+            {
+                if (partitions > 1 && block.Partitions[i] != partition)
+                {
+                    continue;
+                }
+
+                var node = block.Nodes[i];
+                if (map.Load(block.Keys[i], node) is { } replaced)
+                {
+                    live[replaced.ShardId] -= replaced.Size;
+                    count--;
+                }
+
+                if (node is not null)
+                {
+                    CollectionsMarshal.GetValueRefOrAddDefault(live, node.ShardId, out _) += node.Size;
+                    count++;
+                }
+            }
+        }
+
+        return new PartitionOutcome(count, live);
+    }
+
+    /// <summary>
+    /// Decodes one block into its keys, the nodes the map will hold (null for a delete), and each key's partition.
+    /// The block is read into a pooled buffer, returned before this returns.
+    /// </summary>
+    private DecodedBlock DecodeBlock(in ScannedBlock block, int partitions)
+    {
+        var path = _chain.PathOf(block.ShardId);
+        var length = block.Header.BlockLength;
+        var bytes = ArrayPool<byte>.Shared.Rent(length);
+        byte[] raw;
+        try
+        {
+            _chain.ReadBlock(block, bytes.AsSpan(0, length));
+            raw = _codec.Decode(bytes.AsSpan(0, length), block.Header, _chain.SaltOf(block.ShardId), path, block.Offset);
+        }
+        finally
+        {
+            ArrayPool<byte>.Shared.Return(bytes);
+        }
+
+        var count = CountRecords(raw, block.Header.RecordCount, path, block.Offset);
+        var keys = new TKey[count];
+        var nodes = new VersionNode<TValue>?[count];
+        var partitionOf = partitions > 1 ? new byte[count] : [];
+        var position = 0;
+        var recordBytes = 0;
+        try
+        {
+            for (var i = 0; i < count; i++)
             {
                 var parsed = RecordFormat.TryRead(raw, ref position, out RecordExtent record);
                 Debug.Assert(parsed, "CountRecords walked these same bytes");
 
                 // Slices of the array, so MessagePack reads without copying.
                 var key = RecordSerializer<TKey>.Deserialize(raw.AsMemory(record.KeyOffset, record.KeyLength));
+                keys[i] = key;
+                recordBytes += record.Length;
+                if (partitions > 1)
+                {
+                    partitionOf[i] = (byte)((uint)EqualityComparer<TKey>.Default.GetHashCode(key) % (uint)partitions);
+                }
+
+                if (record.Kind != RecordKind.Put)
+                {
+                    continue;
+                }
+
                 var value = raw.AsMemory(record.ValueOffset, record.ValueLength);
-                TValue? inMemory = default;
-                ValueLocation? location = null;
-                if (record.Kind == RecordKind.Put && record.ValueLength > _largeValueBytes)
+                if (record.ValueLength > _largeValueBytes)
                 {
                     // Checked now, read again on demand: a large value that does not decode is corruption found at open.
                     RecordSerializer<TValue>.Deserialize(value);
-                    location = new ValueLocation(block.ShardId, block.Offset, block.Header.BlockLength, record.ValueOffset, record.ValueLength);
+                    var location = new ValueLocation(block.ShardId, block.Offset, block.Header.BlockLength, record.ValueOffset, record.ValueLength);
+                    nodes[i] = new VersionNode<TValue>(LoadVersion, default, deleted: false, block.ShardId, record.Length, next: null, location);
                 }
-                else if (record.Kind == RecordKind.Put)
+                else
                 {
-                    inMemory = RecordSerializer<TValue>.Deserialize(value);
+                    nodes[i] = new VersionNode<TValue>(LoadVersion, RecordSerializer<TValue>.Deserialize(value), deleted: false, block.ShardId, record.Length, next: null);
                 }
-
-                records[i] = new DecodedRecord(key, inMemory, record.Kind == RecordKind.Delete, block.ShardId, record.Length, location);
             }
         }
         catch (MessagePackSerializationException e)
@@ -114,7 +216,7 @@ internal sealed class CollectionLoader<TKey, TValue>
         }
 
         Debug.Assert(position == raw.Length, "CountRecords found no bytes after the last record");
-        return records;
+        return new DecodedBlock(block.ShardId, recordBytes, keys, nodes, partitionOf);
     }
 
     /// <summary>
@@ -149,5 +251,9 @@ internal sealed class CollectionLoader<TKey, TValue>
         return count;
     }
 
-    private readonly record struct DecodedRecord(TKey Key, TValue? Value, bool Deleted, uint ShardId, int Size, ValueLocation? Location);
+    /// <summary>The records of one block: keys, the nodes to load (null: a delete), each key's partition.</summary>
+    private readonly record struct DecodedBlock(uint ShardId, int RecordBytes, TKey[] Keys, VersionNode<TValue>?[] Nodes, byte[] Partitions);
+
+    /// <summary>What one partition left live: its keys, and their record bytes per shard.</summary>
+    private readonly record struct PartitionOutcome(long Count, Dictionary<uint, long> LiveBytes);
 }

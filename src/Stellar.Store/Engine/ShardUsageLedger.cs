@@ -50,12 +50,15 @@ internal sealed class ShardUsageLedger
         Set(stored, liveBytes);
     }
 
-    /// <summary>Writer only (at load): counts a record already added to <paramref name="shardId"/> as live after all.</summary>
-    public void MarkLive(uint shardId, int size)
+    /// <summary>
+    /// Writer only (at load): counts <paramref name="bytes"/> of records already added to <paramref name="shardId"/>
+    /// as live after all (a whole shard's at once, so a long).
+    /// </summary>
+    public void MarkLive(uint shardId, long bytes)
     {
-        Debug.Assert(_usage.ContainsKey(shardId), "the record was added first");
-        Usage(shardId).Live += size;
-        Set(_storedBytes, _liveBytes + size);
+        Debug.Assert(_usage.ContainsKey(shardId), "the records were added first");
+        Usage(shardId).Live += bytes;
+        Set(_storedBytes, _liveBytes + bytes);
     }
 
     /// <summary>Writer only: counts a record written to <paramref name="shardId"/>, and the one it replaced as dead.</summary>

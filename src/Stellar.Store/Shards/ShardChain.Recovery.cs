@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Stellar.Store.Format;
 
 namespace Stellar.Store.Shards;
@@ -90,6 +91,21 @@ internal sealed partial class ShardChain
 
     /// <summary>Reads every block found at open, for the typed load.</summary>
     public byte[] ReadBlock(in ScannedBlock block) => Read(block.ShardId, block.Offset, block.Header.BlockLength);
+
+    /// <summary>
+    /// Reads a block found at open into <paramref name="destination"/>, which is exactly as long as the block: the
+    /// typed load reads into pooled buffers, so a block's bytes are not allocated once more per open. Several threads
+    /// may read at once: the scan opened every shard file.
+    /// </summary>
+    public void ReadBlock(in ScannedBlock block, Span<byte> destination)
+    {
+        Debug.Assert(destination.Length == block.Header.BlockLength, "the buffer holds exactly the block");
+        Debug.Assert(_files.ContainsKey(block.ShardId), "the scan opened the file, so no thread adds to the file table now");
+        if (File(block.ShardId).ReadAt(block.Offset, destination) != destination.Length)
+        {
+            throw new CorruptBlockException(ShardPath(block.ShardId), block.Offset, "the block is cut short");
+        }
+    }
 
     /// <summary>The path of a shard, for error messages.</summary>
     public string PathOf(uint shardId) => ShardPath(shardId);

@@ -15,7 +15,8 @@ namespace Stellar.Store.Snapshots;
 /// with one volatile write. A reader at version <c>v</c> skips heads newer than <c>v</c>, so it never sees half a
 /// commit.</para>
 /// <para>Thread safety: exactly one writer thread at a time calls <see cref="Apply"/> and <see cref="Publish"/>
-/// (the collection's writer), and only it ever cuts a chain; any number of threads call the rest concurrently.
+/// (the collection's writer), and only it ever cuts a chain (before the first publish, the loader's threads may call
+/// <see cref="Load"/>, each for its own keys); any number of threads call the rest concurrently.
 /// Readers never lock: <see cref="ConcurrentDictionary{TKey,TValue}.TryGetValue"/> is lock-free.</para>
 /// <para>Old versions are kept only while a pinned snapshot may need them. Each node that replaces a version is
 /// queued at <see cref="Apply"/>; at every <see cref="Publish"/> the writer cuts the chain below each queued node
@@ -27,6 +28,12 @@ namespace Stellar.Store.Snapshots;
 internal sealed class VersionedMap<TKey, TValue>
     where TKey : notnull
 {
+    /// <summary>
+    /// Locks of a presized map: a presized dictionary keeps the lock count it starts with, and the loader's threads
+    /// insert at once, so with one lock per core they would queue on each other's locks at almost every insert.
+    /// </summary>
+    private const int LoadLocks = 64;
+
     private readonly ConcurrentDictionary<TKey, VersionNode<TValue>> _chains;
     private readonly ConcurrentDictionary<long, int> _pins = new();
     private readonly Queue<(TKey Key, long Version)> _tombstones = new();
@@ -38,9 +45,16 @@ internal sealed class VersionedMap<TKey, TValue>
     private int _retained;
     private int _releaseSignalled;
 
-    public VersionedMap(IEqualityComparer<TKey>? comparer = null)
+    /// <param name="comparer">Compares keys; null for the default.</param>
+    /// <param name="capacity">
+    /// Keys to make room for up front (0: grow from empty): a load that knows roughly how many keys it brings spares
+    /// the dictionary its resizes, each of which copies every entry.
+    /// </param>
+    public VersionedMap(IEqualityComparer<TKey>? comparer = null, int capacity = 0)
     {
-        _chains = new ConcurrentDictionary<TKey, VersionNode<TValue>>(comparer);
+        _chains = capacity > 0
+            ? new ConcurrentDictionary<TKey, VersionNode<TValue>>(LoadLocks, capacity, comparer)
+            : new ConcurrentDictionary<TKey, VersionNode<TValue>>(comparer);
     }
 
     /// <summary>The newest published version and the live key count at it.</summary>
@@ -217,6 +231,27 @@ internal sealed class VersionedMap<TKey, TValue>
         }
 
         return head;
+    }
+
+    /// <summary>
+    /// Load only, before the first <see cref="Publish"/>: makes <paramref name="node"/> the only version of
+    /// <paramref name="key"/>, or removes the key when it is null, and returns the node it replaced (null if none).
+    /// Unlike <see cref="Apply"/> it keeps no older version and queues nothing to cut: no reader can see a version
+    /// before the first publish. Several threads may load at once, as long as each key is loaded by one thread only,
+    /// so that a key's records are applied in their order.
+    /// </summary>
+    public VersionNode<TValue>? Load(TKey key, VersionNode<TValue>? node)
+    {
+        Debug.Assert(Published.Version == 0, "Load runs before the first publish.");
+        Debug.Assert(node is null || (!node.Deleted && node.Next is null), "a loaded node is a value without older versions.");
+        if (node is null)
+        {
+            return _chains.TryRemove(key, out var removed) ? removed : null;
+        }
+
+        _chains.TryGetValue(key, out var replaced);
+        _chains[key] = node;
+        return replaced;
     }
 
     /// <summary>
