@@ -69,9 +69,6 @@ internal sealed class Goals(IReadOnlyList<ResultRow> rows, IReadOnlyList<GameRow
             $"fresh: ours {Time(Find("Open", "Stellar_Plain"))} (LZ4+AES {Time(Find("Open", "Stellar_Lz4_AesGcm"))}), LiteDB {Time(Find("Open", "LiteDb"))}, SQLite {Time(Find("Open", "Sqlite_Normal"))}, ZoneTree {Time(Find("Open", "ZoneTree_WalSync"))}; " +
             $"after churn: ours {Time(Find("Open", "Stellar_Plain_AfterChurn"))}, LiteDB {Time(Find("Open", "LiteDb_AfterChurn"))}, SQLite {Time(Find("Open", "Sqlite_Normal_AfterChurn"))}, ZoneTree {Time(Find("Open", "ZoneTree_WalSync_AfterChurn"))}"));
 
-        goals.Add(AtLeast("open of 1,000,000 small records ≤ 1.5× deserializing them on one core", Find("Open", "Floor_DeserializeOneCore"),
-            Find("Open", "Stellar_Plain"), 1 / 1.5, "one-core deserialize time / open time (≥ 0.67 is open ≤ 1.5× the floor)"));
-
         var cores = Values("Encode", "Cores").Select(c => int.TryParse(c, CultureInfo.InvariantCulture, out var n) ? n : 0).DefaultIfEmpty(0).Max();
         goals.Add(AtLeast($"encode, 2 KB records, all ({cores}) cores: LZ4 + AES-GCM ≥ 0.8× plain",
             Find("Encode", "Plain", ("RecordBytes", 2048), ("Cores", cores)),
@@ -79,6 +76,9 @@ internal sealed class Goals(IReadOnlyList<ResultRow> rows, IReadOnlyList<GameRow
         goals.AddRange(new RecordCostGoals(this, game).Evaluate());
         return goals;
     }
+
+    /// <summary>Every row of <paramref name="method"/> in <paramref name="workload"/>, whatever its parameters.</summary>
+    public IEnumerable<ResultRow> Rows(string workload, string method) => rows.Where(r => r.Workload == workload && r.Method == method);
 
     public ResultRow? Find(string workload, string method, params (string Name, object Value)[] parameters) =>
         rows.FirstOrDefault(r => r.Workload == workload && r.Method == method && r.Has(parameters));

@@ -45,14 +45,14 @@ internal sealed class RecordCostGoals(Goals goals, IReadOnlyList<GameRow>? game)
         yield return Goals.AtMost("open of 1,000,000 small records ≤ 1.5× deserializing them from one byte array on one core", open, floor, 1.5,
             $"Stellar open {Goals.Time(open)} / one-core deserialize {Goals.Time(floor)} (allocated per open: {Allocated(open)})");
 
-        var cores = goals.Values("Encode", "Cores").Select(c => int.TryParse(c, CultureInfo.InvariantCulture, out var n) ? n : 0).DefaultIfEmpty(0).Max();
-        var smallest = goals.Values("Encode", "RecordBytes").Select(c => int.TryParse(c, CultureInfo.InvariantCulture, out var n) ? n : int.MaxValue).DefaultIfEmpty(0).Min();
-        var encode = goals.Find("Encode", "Plain", ("RecordBytes", smallest), ("Cores", cores));
+        // The plain encode path on bulk import's own records, on every core the run had.
+        var cores = goals.Values("SmallRecordEncode", "Cores").Select(c => int.TryParse(c, CultureInfo.InvariantCulture, out var n) ? n : 0).DefaultIfEmpty(0).Max();
+        var encode = goals.Rows("SmallRecordEncode", "Plain").FirstOrDefault(r => r.Has(("Cores", cores)));
         foreach (var records in goals.Values("BulkImport", "Records"))
         {
             var bulk = goals.Find("BulkImport", "Stellar_BulkImport_WriteThroughStore", ("Records", records));
             yield return RateAtLeast($"bulk import of {records} ≥ 80% of the plain encode path's all-core ({cores}) record rate", bulk, encode, 0.8,
-                $"bulk {Goals.Rate(bulk)}/s / encode (~{smallest} B records) {Goals.Rate(encode)}/s");
+                $"bulk {Goals.Rate(bulk)}/s / plain encode of the same records on {cores} cores {Goals.Rate(encode)}/s");
             foreach (var (ours, sqlite) in new[] { ("Stellar_BulkImport_FsyncStore", "Sqlite_Full_Transaction"), ("Stellar_BulkImport_WriteThroughStore", "Sqlite_Normal_Transaction") })
             {
                 var mine = goals.Find("BulkImport", ours, ("Records", records));
