@@ -108,20 +108,28 @@ public sealed class DryRunTests : IDisposable
     }
 
     [Fact]
-    public void GameMix_WhenRunDry_MeasuresWritesAndReadsOnEveryStore()
+    public void GameMix_WhenRunDry_MeasuresWritesAndReadsOnEveryStoreInEveryRun()
     {
-        GameMix.Run(_results, TimeSpan.FromSeconds(1));
+        GameMix.Run(_results, TimeSpan.FromSeconds(1), runs: 2);
 
         var lines = File.ReadAllLines(Path.Combine(_results, "game-mix.csv"));
         var header = lines[0].Split(',');
-        Assert.Equal(GameStores.All.Count() + 1, lines.Length);
+        Assert.Equal((2 * GameStores.All.Count()) + 1, lines.Length);
         foreach (var cells in lines.Skip(1).Select(l => l.Split(',')))
         {
             double Cell(string name) => double.Parse(cells[Array.IndexOf(header, name)], System.Globalization.CultureInfo.InvariantCulture);
-            Assert.True(Cell("UpdatesPerSecond") > 0, $"{cells[0]} made no update");
-            Assert.True(Cell("ReadsPerSecond") > 0, $"{cells[0]} ran no query");
-            Assert.False(string.IsNullOrEmpty(cells[Array.IndexOf(header, "Pairing")]), $"{cells[0]} has no durability pairing");
+            var store = cells[Array.IndexOf(header, "Store")];
+            Assert.True(Cell("UpdatesPerSecond") > 0, $"{store} made no update");
+            Assert.True(Cell("ReadsPerSecond") > 0, $"{store} ran no query");
+            Assert.False(string.IsNullOrEmpty(cells[Array.IndexOf(header, "Pairing")]), $"{store} has no durability pairing");
         }
+
+        // Every store ran in both rounds, and the summary gives each figure with an interval over the runs.
+        var runs = GameRow.Load(Path.Combine(_results, "game-mix.csv"));
+        Assert.All(runs.GroupBy(r => r.Store), g => Assert.Equal([1, 2], g.Select(r => r.Run).Order()));
+        var markdown = File.ReadAllText(Path.Combine(_results, "game-mix.md"));
+        Assert.Contains("2 run(s) per store", markdown, StringComparison.Ordinal);
+        Assert.Matches(@"\| Stellar_Fsync \| fsync \| [\d,]+ \[[\d,]+–[\d,]+\]", markdown);
     }
 
     [Fact]

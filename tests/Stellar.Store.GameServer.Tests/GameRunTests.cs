@@ -93,5 +93,23 @@ public sealed class GameRunTests : IDisposable
         Assert.Matches(@"(?m)^no persistence +\d", text);
         Assert.Matches(@"(?m)^store \(WriteThrough\) +\d", text);
         Assert.Matches(@"tick p99 with the store / without: \d+\.\d\dx", text);
+        Assert.Matches(@"tick p99 ratio over 1 pair\(s\): median \d+\.\d\dx, no interval", text);
+    }
+
+    [Fact]
+    public void RatioLine_OfSixPairs_GivesTheMedianAndTheLowestAndHighestRatioAsTheInterval()
+    {
+        // Six ratios, worked out by hand: sorted 1.00 1.10 1.20 1.30 1.40 1.50, median (1.20 + 1.30) / 2.
+        var line = CompareMode.RatioLine([1.5, 1.1, 1.3, 1.2, 1.4, 1.0]);
+
+        Assert.StartsWith("tick p99 ratio over 6 pair(s): median 1.25x, 95% interval 1.00–1.50", line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void RatioLine_OfFewerThanSixPairs_SaysThereIsNoInterval()
+    {
+        var line = CompareMode.RatioLine([2.0, 1.0, 3.0]);
+
+        Assert.StartsWith("tick p99 ratio over 3 pair(s): median 2.00x, no interval", line, StringComparison.Ordinal);
     }
 }

@@ -36,34 +36,45 @@ internal static class GameMix
     /// <summary>Players in the mix (a few hundred in a dry run).</summary>
     public static int Players => Scale.Dry ? 640 : 10_000;
 
-    /// <summary>Runs the mix against every store; writes <c>game-mix.csv</c> and <c>game-mix.md</c> to <paramref name="resultsFolder"/>.</summary>
-    public static void Run(string resultsFolder, TimeSpan duration)
+    /// <summary>Runs of each store in a default <c>game</c> or <c>all</c> run: six, the fewest whose min–max covers the median at 95%.</summary>
+    public static int DefaultRuns => Scale.Dry ? 2 : 6;
+
+    /// <summary>
+    /// Runs the mix <paramref name="runs"/> times against every store, in rounds (every store once per round, so a
+    /// slow minute of the machine falls on all of them alike); writes every run to <c>game-mix.csv</c> and the
+    /// medians with their intervals to <c>game-mix.md</c> in <paramref name="resultsFolder"/>.
+    /// </summary>
+    public static void Run(string resultsFolder, TimeSpan duration, int runs)
     {
+        ArgumentOutOfRangeException.ThrowIfLessThan(runs, 1);
         var players = Data.SmallRange(Players).ToArray();
         var rows = new List<GameRow>();
-        foreach (var open in GameStores.All)
+        for (var run = 1; run <= runs; run++)
         {
-            var directory = Paths.FreshDirectory(Paths.StoresRoot, $"game-{Guid.NewGuid():n}");
-            GameRow row;
-            using (var store = open(directory, players))
+            foreach (var open in GameStores.All)
             {
-                Console.WriteLine($"// game mix: {store.Name}, {players.Length} players, {duration.TotalSeconds:N0} s");
+                var directory = Paths.FreshDirectory(Paths.StoresRoot, $"game-{Guid.NewGuid():n}");
+                GameRow row;
+                using (var store = open(directory, players))
+                {
+                    Console.WriteLine($"// game mix, run {run} of {runs}: {store.Name}, {players.Length} players, {duration.TotalSeconds:N0} s");
 
-                // Untimed, the same mix first: a server measured in play has run its code before. Without it the
-                // first store of the process paid the JIT and the thread pool's growth in its first ticks, which
-                // were its whole p99 (1% of the updates is two ticks), so rows were compared cold against warm.
-                Measure(store, players, WarmUp(duration));
-                row = Measure(store, players, duration);
+                    // Untimed, the same mix first: a server measured in play has run its code before. Without it the
+                    // first store of the process paid the JIT and the thread pool's growth in its first ticks, which
+                    // were its whole p99 (1% of the updates is two ticks), so rows were compared cold against warm.
+                    Measure(store, players, WarmUp(duration));
+                    row = Measure(store, players, duration);
+                }
+
+                rows.Add(row with { Run = run, DiskKiB = Paths.SizeOnDisk(directory) / 1024 });
+                Directory.Delete(directory, recursive: true);
+                Console.WriteLine($"//   {rows[^1]}");
             }
-
-            rows.Add(row with { DiskKiB = Paths.SizeOnDisk(directory) / 1024 });
-            Directory.Delete(directory, recursive: true);
-            Console.WriteLine($"//   {rows[^1]}");
         }
 
         Directory.CreateDirectory(resultsFolder);
         File.WriteAllText(Path.Combine(resultsFolder, "game-mix.csv"), GameRow.ToCsv(rows));
-        File.WriteAllText(Path.Combine(resultsFolder, "game-mix.md"), GameRow.ToMarkdown(rows, players.Length, duration));
+        File.WriteAllText(Path.Combine(resultsFolder, "game-mix.md"), GameSummary.ToMarkdown(GameSummary.Of(rows), players.Length, duration, runs));
     }
 
     /// <summary>The untimed warm-up before each store's run: 2 s, or the run's length when that is shorter.</summary>

@@ -1,4 +1,5 @@
 using System.Globalization;
+using Stellar.Store.Benchmarks.Game;
 
 namespace Stellar.Store.Benchmarks.Report;
 
@@ -8,7 +9,7 @@ namespace Stellar.Store.Benchmarks.Report;
 /// and the reverse), so a goal is "met" or "missed" only when that whole interval is on one side of the target, and
 /// "inconclusive" otherwise. A goal against a peer the registry does not serve says so and shows every peer instead.
 /// </summary>
-internal sealed class Goals(IReadOnlyList<ResultRow> rows)
+internal sealed class Goals(IReadOnlyList<ResultRow> rows, IReadOnlyList<GameRow>? game = null)
 {
     private const string NotServed = "not served: Stellar.FastDB is not in the package registry";
 
@@ -23,8 +24,6 @@ internal sealed class Goals(IReadOnlyList<ResultRow> rows)
             $"LiteDB FindById / Stellar Get with CopyOnRead (shared-object Get: {Time(get)})"));
         goals.Add(AtLeast("point read, a fresh object per read like the peers, ≥ 20× faster than SQLite", Find("PointRead", "Sqlite_Select"), copy, 20,
             $"SQLite SELECT / Stellar Get with CopyOnRead (shared-object Get: {Time(get)})"));
-        goals.Add(Info("point read close to a ConcurrentDictionary lookup", Ratio(get, Find("PointRead", "ConcurrentDictionary_TryGetValue")),
-            "Stellar Get / ConcurrentDictionary (×, lower is better)"));
 
         goals.Add(NotMeasurable("single-caller inserts ≥ FastDB's rate",
             $"OS: ours WriteThrough {Rate(Find("SingleInsert", "Stellar_WriteThrough"))}/s, SQLite NORMAL {Rate(Find("SingleInsert", "Sqlite_Normal"))}/s, ZoneTree {Rate(Find("SingleInsert", "ZoneTree_WalSync"))}/s; " +
@@ -70,15 +69,16 @@ internal sealed class Goals(IReadOnlyList<ResultRow> rows)
             $"fresh: ours {Time(Find("Open", "Stellar_Plain"))} (LZ4+AES {Time(Find("Open", "Stellar_Lz4_AesGcm"))}), LiteDB {Time(Find("Open", "LiteDb"))}, SQLite {Time(Find("Open", "Sqlite_Normal"))}, ZoneTree {Time(Find("Open", "ZoneTree_WalSync"))}; " +
             $"after churn: ours {Time(Find("Open", "Stellar_Plain_AfterChurn"))}, LiteDB {Time(Find("Open", "LiteDb_AfterChurn"))}, SQLite {Time(Find("Open", "Sqlite_Normal_AfterChurn"))}, ZoneTree {Time(Find("Open", "ZoneTree_WalSync_AfterChurn"))}"));
 
-        goals.Add(AtLeast("open of 1,000,000 small records ≤ 1.5× deserializing them on one core", Find("Open", "Floor_DeserializeOneCore"),
-            Find("Open", "Stellar_Plain"), 1 / 1.5, "one-core deserialize time / open time (≥ 0.67 is open ≤ 1.5× the floor)"));
-
         var cores = Values("Encode", "Cores").Select(c => int.TryParse(c, CultureInfo.InvariantCulture, out var n) ? n : 0).DefaultIfEmpty(0).Max();
         goals.Add(AtLeast($"encode, 2 KB records, all ({cores}) cores: LZ4 + AES-GCM ≥ 0.8× plain",
             Find("Encode", "Plain", ("RecordBytes", 2048), ("Cores", cores)),
             Find("Encode", "Lz4_AesGcm", ("RecordBytes", 2048), ("Cores", cores)), 0.8, "plain time / LZ4+AES time (= LZ4+AES rate / plain rate)"));
+        goals.AddRange(new RecordCostGoals(this, game).Evaluate());
         return goals;
     }
+
+    /// <summary>Every row of <paramref name="method"/> in <paramref name="workload"/>, whatever its parameters.</summary>
+    public IEnumerable<ResultRow> Rows(string workload, string method) => rows.Where(r => r.Workload == workload && r.Method == method);
 
     public ResultRow? Find(string workload, string method, params (string Name, object Value)[] parameters) =>
         rows.FirstOrDefault(r => r.Workload == workload && r.Method == method && r.Has(parameters));
@@ -99,12 +99,12 @@ internal sealed class Goals(IReadOnlyList<ResultRow> rows)
 
     private static bool IsCeiling(ResultRow row) => row.Method.StartsWith("FileStream", StringComparison.Ordinal);
 
-    private IEnumerable<string> Values(string workload, string parameter) =>
+    internal IEnumerable<string> Values(string workload, string parameter) =>
         rows.Where(r => r.Workload == workload).Select(r => r.Parameters.GetValueOrDefault(parameter, "")).Distinct();
 
     private ResultRow? Best(Func<ResultRow, bool> where) => rows.Where(where).Where(r => r.MedianNs is not null).MinBy(r => r.MedianNs);
 
-    private static double? Ratio(ResultRow? numerator, ResultRow? denominator) =>
+    internal static double? Ratio(ResultRow? numerator, ResultRow? denominator) =>
         numerator?.MedianNs is { } n && denominator?.MedianNs is { } d && d > 0 ? n / d : null;
 
     private static string RatioText(ResultRow? slower, ResultRow? faster) => Ratio(slower, faster) is { } r
@@ -112,7 +112,7 @@ internal sealed class Goals(IReadOnlyList<ResultRow> rows)
         : "n/a";
 
     /// <summary>A goal "<paramref name="faster"/> is at least <paramref name="target"/>× as fast": its time divides the other's.</summary>
-    private static GoalRow AtLeast(string goal, ResultRow? slower, ResultRow? faster, double target, string measured)
+    internal static GoalRow AtLeast(string goal, ResultRow? slower, ResultRow? faster, double target, string measured)
     {
         var ratio = Ratio(slower, faster);
         var low = slower?.LowNs is { } sl && faster?.HighNs is { } fh && fh > 0 ? sl / fh : (double?)null;
@@ -125,7 +125,21 @@ internal sealed class Goals(IReadOnlyList<ResultRow> rows)
         return new GoalRow(goal, measured, ratio, low, high, $"≥ {target.ToString(CultureInfo.InvariantCulture)}×", status);
     }
 
-    private static GoalRow Info(string goal, double? ratio, string measured) =>
+    /// <summary>A goal "<paramref name="ours"/> takes at most <paramref name="target"/>× the time of <paramref name="floor"/>".</summary>
+    internal static GoalRow AtMost(string goal, ResultRow? ours, ResultRow? floor, double target, string measured)
+    {
+        var ratio = Ratio(ours, floor);
+        var low = ours?.LowNs is { } ol && floor?.HighNs is { } fh && fh > 0 ? ol / fh : (double?)null;
+        var high = ours?.HighNs is { } oh && floor?.LowNs is { } fl && fl > 0 ? oh / fl : (double?)null;
+        var status = ratio is null || low is null || high is null ? "not measured"
+            : ours!.Samples < 2 || floor!.Samples < 2 ? "inconclusive (one sample, no interval)"
+            : high <= target ? "met"
+            : low > target ? "**MISSED**"
+            : "inconclusive (the interval spans the target)";
+        return new GoalRow(goal, measured, ratio, low, high, $"≤ {target.ToString(CultureInfo.InvariantCulture)}×", status);
+    }
+
+    internal static GoalRow Info(string goal, double? ratio, string measured) =>
         new(goal, measured, ratio, null, null, "(no number set)", ratio is null ? "not measured" : "info");
 
     private static GoalRow NotMeasurable(string goal, string measured) =>

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text;
+using Stellar.Store.Benchmarks.Game;
 using Stellar.Store.Benchmarks.Infrastructure;
 
 namespace Stellar.Store.Benchmarks.Report;
@@ -32,7 +33,7 @@ internal static class ReportCommand
         }
 
         var rows = Directory.GetFiles(reports, "*-report.csv").Order(StringComparer.Ordinal).SelectMany(ResultRow.Load).ToList();
-        var goals = new Goals(rows);
+        var goals = new Goals(rows, GameRow.Load(Path.Combine(results, "game-mix.csv")));
         var goalRows = goals.Evaluate();
         File.WriteAllText(Path.Combine(results, "ratios.csv"), RatiosCsv(goalRows));
         File.WriteAllText(Path.Combine(results, "ratios.md"), RatiosMarkdown(goalRows));

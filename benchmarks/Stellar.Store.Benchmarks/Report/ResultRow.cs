@@ -15,6 +15,9 @@ internal sealed record ResultRow(string Workload, string Method, IReadOnlyDictio
     /// <summary>The high end of the 95% interval of the median, ns.</summary>
     public double? HighNs { get; init; }
 
+    /// <summary>Bytes on disk per record the store holds after the workload, where the workload says how many it holds.</summary>
+    public double? DiskBytesPerRecord { get; init; }
+
     /// <summary>Measured iterations across all launches.</summary>
     public int Samples { get; init; }
 
@@ -66,6 +69,7 @@ internal sealed record ResultRow(string Workload, string Method, IReadOnlyDictio
                 LowNs = Number(Cell("CiLowNs")) ?? median,
                 HighNs = Number(Cell("CiHighNs")) ?? median,
                 Samples = (int)(Number(Cell("Samples")) ?? 1),
+                DiskBytesPerRecord = Number(Cell("Disk B/rec")),
             };
         }
     }

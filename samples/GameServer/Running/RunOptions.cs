@@ -7,6 +7,9 @@ internal sealed record RunOptions
 {
     public const int DefaultServePort = 7777;
 
+    /// <summary>2 MiB: under the workstation GC's usual gen0 budget (sized from the CPU cache), so allocations rarely force a collection inside a tick.</summary>
+    public const long DefaultIdleCollectBytes = 2 << 20;
+
     public int Bots { get; init; } = 200;
 
     public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(30);
@@ -22,4 +25,10 @@ internal sealed record RunOptions
     public Durability Durability { get; init; } = Durability.WriteThrough;
 
     public bool NoPersistence { get; init; }
+
+    /// <summary>Allocated bytes after which the tick loop collects gen0 between two ticks; 0 leaves the GC alone.</summary>
+    public long IdleCollectBytes { get; init; } = DefaultIdleCollectBytes;
+
+    /// <summary>How many pairs of runs <c>--compare</c> plays (without, then with the store).</summary>
+    public int Pairs { get; init; } = 1;
 }

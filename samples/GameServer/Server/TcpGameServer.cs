@@ -2,6 +2,7 @@ using System.Net;
 using System.Net.Sockets;
 using Stellar.Store.Samples.GameServer.Persistence;
 using Stellar.Store.Samples.GameServer.Protocol;
+using Stellar.Store.Samples.GameServer.Running;
 
 namespace Stellar.Store.Samples.GameServer.Server;
 
@@ -25,7 +26,10 @@ internal sealed class TcpGameServer : IAsyncDisposable
     private Task? _acceptLoop;
     private int _nextSessionId;
 
-    public TcpGameServer(IGameStore store, IPEndPoint endpoint)
+    /// <param name="store">Where the game's state lives.</param>
+    /// <param name="endpoint">Where to listen.</param>
+    /// <param name="idleCollectBytes">Allocated bytes after which the tick loop collects gen0 between ticks (0: never).</param>
+    public TcpGameServer(IGameStore store, IPEndPoint endpoint, long idleCollectBytes = RunOptions.DefaultIdleCollectBytes)
     {
         _store = store;
         _listener = new TcpListener(endpoint);
@@ -33,7 +37,7 @@ internal sealed class TcpGameServer : IAsyncDisposable
         Tracker = new WriteTracker(Writes, _ => CloseSessions());
         Ticks = new TickStats(TickPeriod);
         _world = new World(store, Tracker);
-        _loop = new TickLoop(_world.Tick, _world.Shutdown, Ticks);
+        _loop = new TickLoop(_world.Tick, _world.Shutdown, Ticks, idleCollectBytes);
         _stop = new Lazy<Task>(() => Task.Run(StopCoreAsync));
     }
 
