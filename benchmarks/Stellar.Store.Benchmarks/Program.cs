@@ -5,7 +5,7 @@ using Stellar.Store.Benchmarks.Memory;
 using Stellar.Store.Benchmarks.Report;
 
 // Verbs:
-//   all [BenchmarkDotNet args]  every benchmark, then the game mix, then the report
+//   all [BenchmarkDotNet args]  every benchmark, then the game mix, the memory verb, then the report
 //   game [seconds] [runs]       only the game mix (workload 8), 10 s per run and 6 runs per store by default
 //   report                      only the report, from the last run's CSV files
 //   memory [records]            managed and resident bytes per record, Dictionary against an opened store (1,000,000)
@@ -28,6 +28,11 @@ switch (verb)
         SideMetrics.Clear();
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(["--filter", "*", .. rest], BenchConfig.Create());
         GameMix.Run(Paths.Results, GameDuration([]), GameMix.DefaultRuns);
+        if (MemoryFootprint.Run(Paths.Results, Scale.Records(1_000_000)) != 0)
+        {
+            return 1;
+        }
+
         return ReportCommand.Run(Paths.Artifacts, Paths.Results, readme);
     default:
         SideMetrics.Clear();

@@ -8,7 +8,7 @@ namespace Stellar.Store.Benchmarks.Report;
 /// syscall, a <c>ConcurrentDictionary</c> lookup and scan, deserializing from one byte array, the plain encode path,
 /// SQLite's one-transaction import, and the game mix's schedule.
 /// </summary>
-internal sealed class RecordCostGoals(Goals goals, IReadOnlyList<GameRow>? game)
+internal sealed class RecordCostGoals(Goals goals, IReadOnlyList<GameRow>? game, IReadOnlyList<MemoryRow>? memory)
 {
     public IEnumerable<GoalRow> Evaluate()
     {
@@ -63,6 +63,24 @@ internal sealed class RecordCostGoals(Goals goals, IReadOnlyList<GameRow>? game)
         }
 
         yield return GameMixGoal();
+        yield return MemoryGoal();
+    }
+
+    /// <summary>Retained managed bytes per record of an opened store against a <c>Dictionary</c> of the same records (the <c>memory</c> verb).</summary>
+    private GoalRow MemoryGoal()
+    {
+        const string goal = "retained managed bytes per small record after opening 1,000,000 ≤ 1.3× a Dictionary of the same objects";
+        var dictionary = memory?.FirstOrDefault(m => m.Kind == "dictionary");
+        var store = memory?.FirstOrDefault(m => m.Kind == "store");
+        if (dictionary is null || store is null || dictionary.BytesPerRecord <= 0)
+        {
+            return new GoalRow(goal, "no memory results in this run (`memory` verb)", null, null, null, "≤ 1.3×", "memory not measured in this run");
+        }
+
+        var ratio = store.BytesPerRecord / dictionary.BytesPerRecord;
+        return new GoalRow(goal,
+            $"{store.Records:N0} records, each kind in a fresh process: store {store.BytesPerRecord:N1} B, Dictionary {dictionary.BytesPerRecord:N1} B per record; resident {store.ResidentBytes / 1048576.0:N0} MiB against {dictionary.ResidentBytes / 1048576.0:N0} MiB (one measurement each: no interval)",
+            ratio, null, null, "≤ 1.3×", ratio <= 1.3 ? "met" : "**MISSED**");
     }
 
     /// <summary>

@@ -33,7 +33,7 @@ internal static class ReportCommand
         }
 
         var rows = Directory.GetFiles(reports, "*-report.csv").Order(StringComparer.Ordinal).SelectMany(ResultRow.Load).ToList();
-        var goals = new Goals(rows, GameRow.Load(Path.Combine(results, "game-mix.csv")));
+        var goals = new Goals(rows, GameRow.Load(Path.Combine(results, "game-mix.csv")), MemoryRow.Load(Path.Combine(results, "memory.csv")));
         var goalRows = goals.Evaluate();
         File.WriteAllText(Path.Combine(results, "ratios.csv"), RatiosCsv(goalRows));
         File.WriteAllText(Path.Combine(results, "ratios.md"), RatiosMarkdown(goalRows));
@@ -44,6 +44,12 @@ internal static class ReportCommand
         summary.AppendLine("### Goals").AppendLine().Append(RatiosMarkdown(goalRows)).AppendLine();
         summary.AppendLine("### Encode path").AppendLine().Append(EncodeTable(rows)).AppendLine();
         summary.AppendLine("### Our own figures").AppendLine().Append(OwnFigures(goals, rows)).AppendLine();
+        var memory = Path.Combine(results, "memory.md");
+        if (File.Exists(memory))
+        {
+            summary.AppendLine("### Memory per record").AppendLine().AppendLine(File.ReadAllText(memory).TrimEnd()).AppendLine();
+        }
+
         var game = Path.Combine(results, "game-mix.md");
         if (File.Exists(game))
         {
