@@ -9,7 +9,7 @@ namespace Stellar.Store.Benchmarks.Report;
 /// and the reverse), so a goal is "met" or "missed" only when that whole interval is on one side of the target, and
 /// "inconclusive" otherwise. A goal against a peer the registry does not serve says so and shows every peer instead.
 /// </summary>
-internal sealed class Goals(IReadOnlyList<ResultRow> rows, IReadOnlyList<GameRow>? game = null, IReadOnlyList<MemoryRow>? memory = null)
+internal sealed class Goals(IReadOnlyList<ResultRow> rows, IReadOnlyList<GameRow>? game = null, IReadOnlyList<MemoryRow>? memory = null, IReadOnlyList<TickRow>? ticks = null)
 {
     private const string NotServed = "not served: Stellar.FastDB is not in the package registry";
 
@@ -73,7 +73,7 @@ internal sealed class Goals(IReadOnlyList<ResultRow> rows, IReadOnlyList<GameRow
         goals.Add(AtLeast($"encode, 2 KB records, all ({cores}) cores: LZ4 + AES-GCM ≥ 0.8× plain",
             Find("Encode", "Plain", ("RecordBytes", 2048), ("Cores", cores)),
             Find("Encode", "Lz4_AesGcm", ("RecordBytes", 2048), ("Cores", cores)), 0.8, "plain time / LZ4+AES time (= LZ4+AES rate / plain rate)"));
-        goals.AddRange(new RecordCostGoals(this, game, memory).Evaluate());
+        goals.AddRange(new RecordCostGoals(this, game, memory, ticks).Evaluate());
         return goals;
     }
 

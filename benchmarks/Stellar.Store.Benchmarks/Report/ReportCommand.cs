@@ -33,7 +33,8 @@ internal static class ReportCommand
         }
 
         var rows = Directory.GetFiles(reports, "*-report.csv").Order(StringComparer.Ordinal).SelectMany(ResultRow.Load).ToList();
-        var goals = new Goals(rows, GameRow.Load(Path.Combine(results, "game-mix.csv")), MemoryRow.Load(Path.Combine(results, "memory.csv")));
+        var goals = new Goals(rows, GameRow.Load(Path.Combine(results, "game-mix.csv")), MemoryRow.Load(Path.Combine(results, "memory.csv")),
+            TickRow.Load(Path.Combine(results, "game-tick.csv")));
         var goalRows = goals.Evaluate();
         File.WriteAllText(Path.Combine(results, "ratios.csv"), RatiosCsv(goalRows));
         File.WriteAllText(Path.Combine(results, "ratios.md"), RatiosMarkdown(goalRows));
