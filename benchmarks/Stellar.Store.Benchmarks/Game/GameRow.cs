@@ -35,26 +35,13 @@ internal sealed record GameRow(string Store, string Pairing, int Target, double 
     }
 
     /// <summary>The rows of a <c>game-mix.csv</c> written by <see cref="ToCsv"/>; none when the file does not exist.</summary>
-    public static List<GameRow> Load(string path)
-    {
-        if (!File.Exists(path))
-        {
-            return [];
-        }
-
-        var lines = File.ReadAllLines(path);
-        if (lines.Length == 0 || lines[0] != Header)
-        {
-            throw new InvalidDataException($"{path} is not a game-mix CSV of this version (header: {Header}).");
-        }
-
-        return lines.Skip(1).Where(l => l.Length > 0).Select(l => l.Split(',')).Select(c => new GameRow(
+    public static List<GameRow> Load(string path) =>
+        Report.Csv.Rows(path, Header).Select(c => new GameRow(
             c[1], c[2], int.Parse(c[3], CultureInfo.InvariantCulture), D(c[4]), D(c[5]), D(c[6]), long.Parse(c[7], CultureInfo.InvariantCulture),
             D(c[8]), D(c[9]), D(c[10]), long.Parse(c[11], CultureInfo.InvariantCulture), long.Parse(c[12], CultureInfo.InvariantCulture),
             int.Parse(c[0], CultureInfo.InvariantCulture))).ToList();
 
-        static double D(string cell) => double.Parse(cell, CultureInfo.InvariantCulture);
-    }
+    private static double D(string cell) => double.Parse(cell, CultureInfo.InvariantCulture);
 
     private static double Percentile(double[] sorted, double p) =>
         sorted.Length == 0 ? double.NaN : sorted[Math.Min(sorted.Length - 1, (int)Math.Ceiling(p * sorted.Length) - 1)];

@@ -83,6 +83,26 @@ internal sealed record ResultRow(string Workload, string Method, IReadOnlyDictio
 /// <summary>Splits one CSV line, honouring double quotes.</summary>
 internal static class Csv
 {
+    /// <summary>
+    /// The cells of every line after the header of one of our own result files; none when the file does not exist
+    /// (that figure was not taken). A file whose header is not <paramref name="header"/> was written by another version.
+    /// </summary>
+    public static IEnumerable<string[]> Rows(string path, string header)
+    {
+        if (!File.Exists(path))
+        {
+            return [];
+        }
+
+        var lines = File.ReadAllLines(path);
+        if (lines.Length == 0 || lines[0] != header)
+        {
+            throw new InvalidDataException($"{path} is not a result file of this version (header: {header}).");
+        }
+
+        return lines.Skip(1).Where(l => l.Length > 0).Select(Split).ToList();
+    }
+
     public static string[] Split(string line)
     {
         var cells = new List<string>();

@@ -11,22 +11,9 @@ internal sealed record TickRow(string Figure, double Value, double? Low, double?
     private const string Header = "Figure,Value,Low,High,Command";
 
     /// <summary>The rows of <paramref name="path"/>; none when the file does not exist.</summary>
-    public static List<TickRow> Load(string path)
-    {
-        if (!File.Exists(path))
-        {
-            return [];
-        }
-
-        var lines = File.ReadAllLines(path);
-        if (lines.Length == 0 || lines[0] != Header)
-        {
-            throw new InvalidDataException($"{path} is not a game-tick CSV of this version (header: {Header}).");
-        }
-
-        return lines.Skip(1).Where(l => l.Length > 0).Select(Csv.Split).Select(c => new TickRow(
+    public static List<TickRow> Load(string path) =>
+        Csv.Rows(path, Header).Select(c => new TickRow(
             c[0], double.Parse(c[1], CultureInfo.InvariantCulture), Optional(c[2]), Optional(c[3]), c[4])).ToList();
 
-        static double? Optional(string cell) => cell.Length == 0 ? null : double.Parse(cell, CultureInfo.InvariantCulture);
-    }
+    private static double? Optional(string cell) => cell.Length == 0 ? null : double.Parse(cell, CultureInfo.InvariantCulture);
 }
