@@ -8,10 +8,17 @@ namespace Stellar.Store.Actors;
 /// checks preconditions, so a rejected write costs no I/O), commits the group off its own turn, and completes
 /// the callers' tasks only after the group is durable and published. While a group is being written, the next
 /// one gathers, so a group grows with the number of concurrent callers (group commit), up to a byte bound: a group
-/// takes queued writes in order while their <see cref="WriterProtocol.Append{TWrite,TResult}.Bytes"/> fit it (always at least one),
+/// takes queued writes in order while their <see cref="WriterProtocol.Queued{TWrite}.Bytes"/> fit it (always at least one),
 /// and the rest wait for the next group.
 /// </summary>
 /// <remarks>
+/// <para>Cross-collection rounds: a <see cref="WriterProtocol.Prepare{TWrite}"/> is queued like a write. When a group
+/// reaches it, the part is staged as the group's last write and the group is held, answered to the
+/// <see cref="UnitCoordinator"/>; <see cref="WriterProtocol.Go"/> commits it (the writes before the part are published
+/// and acknowledged, the part is not), <see cref="WriterProtocol.Abort"/> drops the part and commits the rest. After the
+/// part is written, the writer takes nothing else until <see cref="WriterProtocol.Decide"/> publishes the part, and
+/// nothing until <see cref="WriterProtocol.Resume"/>: no write of this collection is ever checked against, or ordered
+/// after, a part whose round might not commit.</para>
 /// Failure: a failed commit or flush faults the collection. Every write of the failed group, every queued write
 /// and every later write fails with the sink's fault exception; nothing is acknowledged that was not written, and
 /// the actor does not restart into silently losing writes. Reopening the store recovers.
@@ -22,7 +29,7 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
 {
     private readonly ICommitSink<TWrite, TResult> _sink;
     private readonly long _maxGroupBytes;
-    private readonly Queue<WriterProtocol.Append<TWrite, TResult>> _queued = new();
+    private readonly Queue<WriterProtocol.Queued<TWrite>> _queued = new();
     private readonly List<(TaskCompletionSource<TResult> Completion, TResult Result)> _inFlight = new();
     private readonly List<WriterProtocol.Flush> _flushesAfterGroup = new();
     private WriterProtocol.Close? _closing;
@@ -32,6 +39,15 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
     /// <summary>A <see cref="WriterProtocol.StartGroup"/> is on its way to this actor.</summary>
     private bool _startPending;
 
+    /// <summary>The round's part staged last in the group, which waits for Go or Abort.</summary>
+    private WriterProtocol.Prepare<TWrite>? _held;
+
+    /// <summary>The round's part being written, or written and waiting for its decision.</summary>
+    private WriterProtocol.Prepare<TWrite>? _writing;
+
+    /// <summary>The round's part published, waiting for the round to be visible everywhere.</summary>
+    private WriterProtocol.Prepare<TWrite>? _parked;
+
     /// <summary>Creates the writer over <paramref name="sink"/>, with commit groups of at most <paramref name="maxGroupBytes"/>.</summary>
     public CollectionWriter(ICommitSink<TWrite, TResult> sink, long maxGroupBytes)
     {
@@ -39,6 +55,11 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         _sink = sink;
         _maxGroupBytes = maxGroupBytes;
         Receive<WriterProtocol.Append<TWrite, TResult>>(OnAppend);
+        Receive<WriterProtocol.Prepare<TWrite>>(OnPrepare);
+        Receive<WriterProtocol.Go>(OnGo);
+        Receive<WriterProtocol.Abort>(OnAbort);
+        Receive<WriterProtocol.Decide>(OnDecide);
+        Receive<WriterProtocol.Resume>(OnResume);
         Receive<WriterProtocol.StartGroup>(_ => OnStartGroup());
         Receive<WriterProtocol.GroupCommitted>(_ => OnGroupDone(null));
         Receive<WriterProtocol.GroupFailed>(m => OnGroupDone(m.Cause));
@@ -55,7 +76,23 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
             return;
         }
 
-        _queued.Enqueue(append);
+        Enqueue(append);
+    }
+
+    private void OnPrepare(WriterProtocol.Prepare<TWrite> prepare)
+    {
+        if (_fault is not null || _closing is not null)
+        {
+            RejectPart(prepare, _fault is not null ? _sink.Fault(_fault) : new ObjectDisposedException("store", "The store is closing."));
+            return;
+        }
+
+        Enqueue(prepare);
+    }
+
+    private void Enqueue(WriterProtocol.Queued<TWrite> queued)
+    {
+        _queued.Enqueue(queued);
         if (!_busy && !_startPending)
         {
             // Not started at once: the appends already in the mailbox come before this message, so the group gathers
@@ -80,12 +117,19 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         // the round trip of a message, and the writes still queued form the next group at once.
         while (true)
         {
-            Debug.Assert(!_busy && _inFlight.Count == 0, "one group at a time: the last one has its outcome");
+            Debug.Assert(!_busy && _writing is null && _parked is null, "one group at a time: the last one has its outcome");
 
             // A group whose every write was rejected commits nothing, so the next writes in the queue form the group.
-            while (_inFlight.Count == 0 && _queued.Count > 0)
+            while (_inFlight.Count == 0 && _held is null && _queued.Count > 0)
             {
                 StageGroup();
+            }
+
+            if (_held is not null)
+            {
+                // The group ends with a round's part: it waits for the coordinator's Go or Abort.
+                _busy = true;
+                return;
             }
 
             if (_inFlight.Count == 0)
@@ -94,26 +138,32 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
                 return;
             }
 
-            _busy = true;
-            var commit = _sink.CommitAsync();
-            if (!commit.IsCompleted)
-            {
-                commit.ContinueWith(
-                    static (task, state) => ((IActorRef)state!).Tell(task.IsCompletedSuccessfully
-                        ? new WriterProtocol.GroupCommitted()
-                        : new WriterProtocol.GroupFailed(FailureOf(task))),
-                    Self,
-                    CancellationToken.None,
-                    TaskContinuationOptions.ExecuteSynchronously,
-                    TaskScheduler.Default);
-                return;
-            }
-
-            if (!GroupDone(commit.IsCompletedSuccessfully ? null : FailureOf(commit)))
+            if (!CommitGroup())
             {
                 return;
             }
         }
+    }
+
+    /// <summary>Commits the staged group; true when it committed on this turn and queued writes should form the next group now.</summary>
+    private bool CommitGroup()
+    {
+        _busy = true;
+        var commit = _sink.CommitAsync();
+        if (!commit.IsCompleted)
+        {
+            commit.ContinueWith(
+                static (task, state) => ((IActorRef)state!).Tell(task.IsCompletedSuccessfully
+                    ? new WriterProtocol.GroupCommitted()
+                    : new WriterProtocol.GroupFailed(FailureOf(task))),
+                Self,
+                CancellationToken.None,
+                TaskContinuationOptions.ExecuteSynchronously,
+                TaskScheduler.Default);
+            return false;
+        }
+
+        return GroupDone(commit.IsCompletedSuccessfully ? null : FailureOf(commit));
     }
 
     private static Exception FailureOf(Task task) => task.Exception?.GetBaseException() ?? new TaskCanceledException(task);
@@ -125,10 +175,25 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         long bytes = 0;
         while (_queued.TryPeek(out var next) && (taken == 0 || bytes + next.Bytes <= _maxGroupBytes))
         {
-            var append = _queued.Dequeue();
+            _queued.Dequeue();
             taken++;
-            bytes += append.Bytes;
-            var rejection = _sink.Stage(append.Write, out var result);
+            bytes += next.Bytes;
+            var rejection = _sink.Stage(next.Write, out var result);
+            if (next is WriterProtocol.Prepare<TWrite> prepare)
+            {
+                if (rejection is null)
+                {
+                    // The part ends the group: nothing after it may be checked against a part that might not commit.
+                    _held = prepare;
+                    prepare.Coordinator.Tell(new UnitProtocol.PartStaged(prepare.Round, prepare.Participant));
+                    return;
+                }
+
+                RejectPart(prepare, rejection);
+                continue;
+            }
+
+            var append = (WriterProtocol.Append<TWrite, TResult>)next;
             if (rejection is null)
             {
                 _inFlight.Add((append.Completion, result));
@@ -151,7 +216,7 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
     /// <summary>Completes the group in flight with its outcome; true when queued writes should form the next group now.</summary>
     private bool GroupDone(Exception? cause)
     {
-        Debug.Assert(_busy && _inFlight.Count > 0, "an outcome comes only for a group in flight, which holds a write");
+        Debug.Assert(_busy && (_inFlight.Count > 0 || _writing is not null), "an outcome comes only for a group in flight, which holds a write or a part");
         _busy = false;
         if (cause is null)
         {
@@ -167,6 +232,20 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         }
 
         _inFlight.Clear();
+        if (_writing is { } part)
+        {
+            if (cause is null)
+            {
+                // Written, not visible: nothing else is taken until the round's decision.
+                _busy = true;
+                part.Coordinator.Tell(new UnitProtocol.PartWritten(part.Round, part.Participant));
+                return false;
+            }
+
+            _writing = null;
+            part.Coordinator.Tell(new UnitProtocol.PartFailed(part.Round, part.Participant, _sink.Fault(_fault!)));
+        }
+
         if (_queued.Count > 0 && _fault is null)
         {
             return true;
@@ -175,6 +254,79 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         RunPendingFlushes();
         return false;
     }
+
+    private void OnGo(WriterProtocol.Go go)
+    {
+        if (_held is not { } part || part.Round != go.Round)
+        {
+            return;
+        }
+
+        _held = null;
+        _writing = part;
+        if (CommitGroup())
+        {
+            StartGroup();
+        }
+    }
+
+    private void OnAbort(WriterProtocol.Abort abort)
+    {
+        if (_held is not { } part || part.Round != abort.Round)
+        {
+            return;
+        }
+
+        _sink.Unstage();
+        _held = null;
+        _busy = false;
+        StartGroup();
+    }
+
+    private void OnDecide(WriterProtocol.Decide decide)
+    {
+        if (_writing is not { } part || part.Round != decide.Round)
+        {
+            return;
+        }
+
+        _writing = null;
+        if (decide.Failure is not null)
+        {
+            // The round may or may not commit at the next open: this collection cannot go on as if it knew.
+            _busy = false;
+            FailAll(new IOException($"A cross-collection write's outcome is uncertain: {decide.Failure.Message}", decide.Failure));
+            RunPendingFlushes();
+            return;
+        }
+
+        _sink.PublishPart(part.Round);
+        _parked = part;
+        part.Coordinator.Tell(new UnitProtocol.PartPublished(part.Round, part.Participant));
+    }
+
+    private void OnResume(WriterProtocol.Resume resume)
+    {
+        if (_parked is not { } part || part.Round != resume.Round)
+        {
+            return;
+        }
+
+        _sink.EndPart();
+        _parked = null;
+        _busy = false;
+        if (_queued.Count > 0 && _fault is null)
+        {
+            StartGroup();
+        }
+        else
+        {
+            RunPendingFlushes();
+        }
+    }
+
+    private static void RejectPart(WriterProtocol.Prepare<TWrite> prepare, Exception rejection) =>
+        prepare.Coordinator.Tell(new UnitProtocol.PartRejected(prepare.Round, prepare.Participant, rejection));
 
     private void OnFlush(WriterProtocol.Flush flush)
     {
@@ -314,9 +466,16 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
 
     private void FailQueued(Exception failure)
     {
-        foreach (var append in _queued)
+        foreach (var queued in _queued)
         {
-            append.Completion.TrySetException(failure);
+            if (queued is WriterProtocol.Prepare<TWrite> prepare)
+            {
+                RejectPart(prepare, failure);
+            }
+            else
+            {
+                ((WriterProtocol.Append<TWrite, TResult>)queued).Completion.TrySetException(failure);
+            }
         }
 
         _queued.Clear();

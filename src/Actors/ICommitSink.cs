@@ -30,6 +30,21 @@ internal interface ICommitSink<in TWrite, TResult>
     /// <summary>Drops what was staged (used when the group cannot be committed).</summary>
     void Discard();
 
+    /// <summary>
+    /// Drops the round's part staged last, which <see cref="Stage"/> accepted, and nothing staged before it (another
+    /// collection rejected the round). On the actor's turn; no I/O.
+    /// </summary>
+    void Unstage();
+
+    /// <summary>
+    /// After <see cref="CommitAsync"/> wrote a group that ends with a round's part, and the round's decision is durable:
+    /// makes the part visible to readers of this collection. On the actor's turn; no I/O.
+    /// </summary>
+    void PublishPart(long round);
+
+    /// <summary>Once the round is visible in every collection: forgets what the part's publish kept for store snapshots.</summary>
+    void EndPart();
+
     /// <summary>Makes everything committed so far durable on the device (fsync).</summary>
     Task FlushAsync();
 

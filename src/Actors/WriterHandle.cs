@@ -95,6 +95,30 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
         }
     }
 
+    /// <summary>
+    /// Sends a round's part (<see cref="WriterProtocol.Prepare{TWrite}"/>) in order with the writes sent before it;
+    /// false when the writer is closed, and then nothing was sent. Parts bypass the queue bound: the coordinator bounds them.
+    /// </summary>
+    public bool TrySend(object message)
+    {
+        lock (_gate)
+        {
+            if (_close is not null)
+            {
+                return false;
+            }
+
+            _writer.Tell(message);
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Sends a command of the round whose part the writer holds (<see cref="WriterProtocol.Go"/> and the rest): never
+    /// refused, since the store closes its writers only once the coordinator has finished every round.
+    /// </summary>
+    public void Command(object message) => _writer.Tell(message);
+
     private void Send(object message)
     {
         // Under the lock that Close is sent under, so every message sent before it reaches the writer before it.

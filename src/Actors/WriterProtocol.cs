@@ -1,18 +1,48 @@
+using Akka.Actor;
+
 namespace Stellar.Store.Actors;
 
 /// <summary>The messages of <see cref="CollectionWriter{TWrite,TResult}"/>. Commands are imperative; replies are outcomes.</summary>
 internal static class WriterProtocol
 {
     /// <summary>
-    /// Command: append <see cref="Append{TWrite,TResult}.Write"/> to the collection. The outcome completes
+    /// Command: append <see cref="Queued{TWrite}.Write"/> to the collection. The outcome completes
     /// <see cref="Append{TWrite,TResult}.Completion"/>: its result when committed and published, <c>Rejected</c> as an
     /// exception the sink chose (never stored), <c>Failed</c> as the exception
-    /// <see cref="ICommitSink{TWrite,TResult}.Fault"/> gives (outcome uncertain). <see cref="Append{TWrite,TResult}.Bytes"/>
+    /// <see cref="ICommitSink{TWrite,TResult}.Fault"/> gives (outcome uncertain). <see cref="Queued{TWrite}.Bytes"/>
     /// is the write's size as the caller counts it, for the byte bounds; the writer never looks inside.
     /// </summary>
     /// <typeparam name="TWrite">The sink's write type.</typeparam>
     /// <typeparam name="TResult">The sink's result type.</typeparam>
-    public sealed record Append<TWrite, TResult>(TWrite Write, long Bytes, TaskCompletionSource<TResult> Completion);
+    public sealed record Append<TWrite, TResult>(TWrite Write, long Bytes, TaskCompletionSource<TResult> Completion) : Queued<TWrite>(Write, Bytes);
+
+    /// <summary>
+    /// Command from a <see cref="UnitCoordinator"/>: stage <see cref="Queued{TWrite}.Write"/>, this collection's part of
+    /// round <paramref name="Round"/>, as the last write of a group, and answer <see cref="UnitProtocol.PartStaged"/> or
+    /// <see cref="UnitProtocol.PartRejected"/>; then hold the group until <see cref="Go"/> or <see cref="Abort"/>.
+    /// </summary>
+    /// <typeparam name="TWrite">The sink's write type.</typeparam>
+    public sealed record Prepare<TWrite>(TWrite Write, long Bytes, IActorRef Coordinator, long Round, int Participant) : Queued<TWrite>(Write, Bytes);
+
+    /// <summary>A write or a round's part, queued in the order it came.</summary>
+    /// <typeparam name="TWrite">The sink's write type.</typeparam>
+    public abstract record Queued<TWrite>(TWrite Write, long Bytes);
+
+    /// <summary>Command: every part of the round was staged; commit the held group and answer <see cref="UnitProtocol.PartWritten"/>.</summary>
+    public sealed record Go(long Round);
+
+    /// <summary>Command: another part of the round was rejected; drop this one from the held group and go on.</summary>
+    public sealed record Abort(long Round);
+
+    /// <summary>
+    /// Command: the round's decision is durable (<paramref name="Failure"/> null): publish the part and answer
+    /// <see cref="UnitProtocol.PartPublished"/>; or it cannot be (another part or the decision failed, so the outcome is
+    /// uncertain): fault with <paramref name="Failure"/>.
+    /// </summary>
+    public sealed record Decide(long Round, Exception? Failure);
+
+    /// <summary>Command: the round is visible in every collection; take writes again.</summary>
+    public sealed record Resume(long Round);
 
     /// <summary>Command: make everything committed before this message durable (fsync), then complete.</summary>
     public sealed record Flush(TaskCompletionSource<bool> Completion);

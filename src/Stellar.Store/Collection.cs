@@ -5,6 +5,7 @@ using Stellar.Store.Codecs;
 using Stellar.Store.Engine;
 using Stellar.Store.Shards;
 using Stellar.Store.Snapshots;
+using Stellar.Store.Units;
 
 namespace Stellar.Store;
 
@@ -55,7 +56,11 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
             : engine.ReadValue;
         _copyOnRead = copyOnRead;
         _compactor = compactor;
+        Participant = new UnitParticipant<TKey, TValue>(writer);
     }
+
+    /// <summary>The collection as a participant of the store's cross-collection writes.</summary>
+    internal IUnitParticipant Participant { get; }
 
     /// <summary>The collection's engine (for tests that look at what is held in memory).</summary>
     internal CollectionEngine<TKey, TValue> Engine => _engine;
@@ -141,6 +146,16 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
     /// <summary>Pins the newest version: reads through it stay at that version until it is disposed.</summary>
     public CollectionSnapshot<TKey, TValue> Snapshot() => new(_store, _map, _read, _copyOnRead);
 
+    /// <summary>A snapshot at <paramref name="state"/>, whose version a store snapshot holds pinned (see <see cref="StoreSnapshot"/>).</summary>
+    internal CollectionSnapshot<TKey, TValue> SnapshotAt(PublishedState state)
+    {
+        _map.PinHeld(state.Version);
+        return new CollectionSnapshot<TKey, TValue>(_store, _map, _read, _copyOnRead, state);
+    }
+
+    /// <summary>Whether the collection was opened by <paramref name="store"/>.</summary>
+    internal bool BelongsTo(IStoreContext store) => ReferenceEquals(_store, store);
+
     /// <summary>Inserts <paramref name="value"/>; fails with <see cref="DuplicateKeyException"/> (nothing stored) when its key exists.</summary>
     public Task InsertAsync(TValue value, CancellationToken cancellationToken = default) =>
         SubmitValueAsync(WriteKind.Insert, value, cancellationToken);
@@ -174,11 +189,7 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
         try
         {
             build(batch);
-            var bytes = batch.Writes.Sum(w => (long)w.Length);
-            if (bytes > MaxBatchBytes)
-            {
-                throw CollectionEngine<TKey, TValue>.TooLargeForOneBlock(bytes, MaxBatchBytes, nameof(build));
-            }
+            CheckBatchSize(batch.Writes, nameof(build));
         }
         catch
         {
@@ -186,12 +197,28 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
             throw;
         }
 
-        if (batch.Writes.Count == 0)
+        await SubmitAtomicAsync(batch.Writes, cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>Rejects <paramref name="writes"/> (nothing stored) when they take more than <see cref="MaxBatchBytes"/>.</summary>
+    internal void CheckBatchSize(List<SingleWrite<TKey, TValue>> writes, string paramName)
+    {
+        var bytes = writes.Sum(w => (long)w.Length);
+        if (bytes > MaxBatchBytes)
+        {
+            throw CollectionEngine<TKey, TValue>.TooLargeForOneBlock(bytes, MaxBatchBytes, paramName);
+        }
+    }
+
+    /// <summary>Commits <paramref name="writes"/> as one atomic batch, and gives their buffers back once it has an outcome.</summary>
+    internal async Task SubmitAtomicAsync(List<SingleWrite<TKey, TValue>> writes, CancellationToken cancellationToken)
+    {
+        if (writes.Count == 0)
         {
             return;
         }
 
-        await SubmitAsync(new BatchWrite<TKey, TValue>(batch.Writes, atomic: true), cancellationToken).ConfigureAwait(false);
+        await SubmitAsync(new BatchWrite<TKey, TValue>(writes, atomic: true), cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>

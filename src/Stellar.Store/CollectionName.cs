@@ -12,6 +12,12 @@ internal static class CollectionName
         "LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9",
     };
 
+    /// <summary>The store's own collection of cross-collection decisions: a name the rule keeps from every user's collection.</summary>
+    public const string UnitLog = "$units";
+
+    /// <summary>Whether a manifest may list <paramref name="name"/>: a valid name, or a collection the store owns.</summary>
+    public static bool IsValidInManifest(string? name) => IsValid(name) || name == UnitLog;
+
     public static bool IsValid(string? name) =>
         name is { Length: >= 1 and <= 64 }
         && name.All(c => c is (>= 'a' and <= 'z') or (>= 'A' and <= 'Z') or (>= '0' and <= '9') or '-' or '_' or '.')

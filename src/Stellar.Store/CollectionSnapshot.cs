@@ -38,6 +38,16 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
         _state = map.Pin();
     }
 
+    /// <summary>A snapshot at <paramref name="pinned"/>, whose version the caller has pinned for it.</summary>
+    internal CollectionSnapshot(IStoreContext store, VersionedMap<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read, bool copyOnRead, PublishedState pinned)
+    {
+        _store = store;
+        _map = map;
+        _read = read;
+        _copyOnRead = copyOnRead;
+        _state = pinned;
+    }
+
     /// <summary>Releases the pin of a snapshot nobody disposed, so that a leak does not hold old versions forever.</summary>
     ~CollectionSnapshot() => Release();
 

@@ -7,7 +7,9 @@ using Stellar.Store.Codecs;
 using Stellar.Store.Engine;
 using Stellar.Store.Format;
 using Stellar.Store.Shards;
+using Stellar.Store.Snapshots;
 using Stellar.Store.Storage;
+using Stellar.Store.Units;
 
 namespace Stellar.Store;
 
@@ -19,7 +21,7 @@ namespace Stellar.Store;
 /// Thread safety: every member may be called from any thread. Disposing flushes every collection (fsync) and
 /// releases the directory; so does the actor system's <c>CoordinatedShutdown</c>.
 /// </remarks>
-public sealed class StellarStore : IAsyncDisposable, IStoreContext
+public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
 {
     private const string StoreActorConfig = """
         akka {
@@ -46,6 +48,11 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     private readonly IActorRef _guardian;
     private readonly StrongBox<StellarStore?> _shutdownHook;
     private readonly object _gate = new();
+    private readonly RoundClock _rounds = new();
+    private readonly IActorRef _coordinator;
+    private readonly WriteBudget _unitBudget;
+    private readonly List<IPinnable> _maps = new();
+    private UnitLog? _unitLog;
     private Task? _disposeTask;
     private int _disposed;
 
@@ -63,6 +70,8 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         _ownsSystem = options.ActorSystem is null;
         _system = options.ActorSystem ?? ActorSystem.Create("stellar-store", ConfigurationFactory.ParseString(StoreActorConfig));
         _guardian = _system.ActorOf(StoreGuardian.Props(), $"stellar-store-{Interlocked.Increment(ref s_storeCounter)}");
+        _coordinator = _system.ActorOf(UnitCoordinator.Props(this, _rounds), $"stellar-units-{Interlocked.Increment(ref s_storeCounter)}");
+        _unitBudget = new WriteBudget(options.MaxQueuedWrites, options.MaxQueuedBytes);
 
         // A caller's system may outlive this store by far (Akka.Hosting) and never forgets a task, so the task
         // reaches the store only through a box that closing empties; else every closed store would stay in memory.
@@ -150,6 +159,107 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     {
         CollectionName.Validate(name);
         ArgumentNullException.ThrowIfNull(keySelector);
+        return Open(name, keySelector);
+    }
+
+    /// <summary>
+    /// Applies the writes <paramref name="build"/> adds, to any collections of this store, atomically: after a crash
+    /// they are all there or none is, and no <see cref="Snapshot"/> ever holds some of them without the others. Each
+    /// collection's writes are checked in order as an atomic batch's are, and if any write anywhere is rejected, the task
+    /// fails with that rejection and nothing is stored. Writes to one collection only are that collection's atomic batch.
+    /// </summary>
+    /// <remarks>
+    /// <para>Thread safety: may be called from any thread, concurrently; concurrent units are committed together in
+    /// rounds, each collection by its own writer.</para>
+    /// <para>When the task completes, every write is visible in every collection and as durable as the store's
+    /// <see cref="Durability"/> promises; in <see cref="Durability.Fsync"/> mode a unit survives a power loss whole. In
+    /// <see cref="Durability.WriteThrough"/> mode it survives a crash of the process whole; a power loss, which may lose
+    /// acknowledged writes in that mode, may also keep the unit's writes to some collections and not to others.</para>
+    /// <para>Reads of one collection (<see cref="Collection{TKey,TValue}.Get"/>, its snapshots) see the unit's writes
+    /// to that collection whole; a reader that must see the unit whole across collections reads a <see cref="Snapshot"/>.</para>
+    /// </remarks>
+    /// <exception cref="ArgumentException">A collection belongs to another store, or one collection's writes take more
+    /// than its <see cref="Collection{TKey,TValue}.MaxBatchBytes"/>; nothing is stored.</exception>
+    /// <exception cref="StoreFaultedException">Storage failed while the unit was written: its outcome is uncertain, and
+    /// each collection it touched is faulted; reopening the store recovers the unit whole or not at all.</exception>
+    public async Task WriteAsync(Action<StoreWriteBatch> build, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(build);
+        cancellationToken.ThrowIfCancellationRequested();
+        ThrowIfDisposed();
+        var batch = new StoreWriteBatch(this);
+        List<IUnitBatch> parts;
+        try
+        {
+            build(batch);
+            parts = batch.Batches.Where(b => b.Count > 0).ToList();
+            foreach (var part in parts)
+            {
+                part.CheckSize(nameof(build));
+            }
+        }
+        catch
+        {
+            foreach (var part in batch.Batches)
+            {
+                part.Release();
+            }
+
+            throw;
+        }
+
+        if (parts.Count <= 1)
+        {
+            if (parts.Count == 1)
+            {
+                await parts[0].SubmitAloneAsync(cancellationToken).ConfigureAwait(false);
+            }
+
+            return;
+        }
+
+        var unit = new StoreUnit(parts.ToDictionary<IUnitBatch, IUnitParticipant, object>(p => p.Participant, p => p.Writes, ReferenceEqualityComparer.Instance));
+        var bytes = parts.Sum(p => p.Bytes);
+        try
+        {
+            EnsureUnitLog();
+            await _unitBudget.AdmitAsync(bytes, () => _coordinator.Tell(new UnitProtocol.Submit(unit)), cancellationToken).ConfigureAwait(false);
+            try
+            {
+                await unit.Completion.ConfigureAwait(false);
+            }
+            finally
+            {
+                _unitBudget.Release(bytes);
+            }
+        }
+        finally
+        {
+            parts.ForEach(p => p.Release());
+        }
+    }
+
+    /// <summary>
+    /// Pins one consistent cut across every collection open now (see <see cref="StoreSnapshot"/>): a write across
+    /// collections is in it whole or not at all, and every write whose task completed before the call is in it.
+    /// Never blocks.
+    /// </summary>
+    public StoreSnapshot Snapshot()
+    {
+        ThrowIfDisposed();
+        IPinnable[] maps;
+        lock (_gate)
+        {
+            maps = _maps.ToArray();
+        }
+
+        return StoreSnapshot.Take(this, maps, _rounds);
+    }
+
+    /// <summary>The collection <paramref name="name"/>, loaded on first use; the store's own collections too (no naming rule).</summary>
+    private Collection<TKey, TValue> Open<TKey, TValue>(string name, Func<TValue, TKey> keySelector)
+        where TKey : notnull
+    {
         ThrowIfDisposed();
         TaskCompletionSource<object>? load = null;
         Task<object>? opening;
@@ -268,7 +378,22 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     private static StellarStore Open(string path, IStorage storage, StoreOptions options)
     {
         var opened = StoreRecovery.Open(path, storage, options);
-        return new StellarStore(path, options, storage, opened);
+        var store = new StellarStore(path, options, storage, opened);
+        if (opened.Chains.ContainsKey(UnitLog.CollectionName))
+        {
+            // Before any collection loads: its parts of cross-collection rounds count only where the log decided them.
+            try
+            {
+                store.EnsureUnitLog();
+            }
+            catch
+            {
+                store.DisposeAsync().AsTask().GetAwaiter().GetResult();
+                throw;
+            }
+        }
+
+        return store;
     }
 
     /// <summary>
@@ -290,7 +415,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         where TKey : notnull
     {
         Debug.Assert(!Monitor.IsEntered(_gate), "a load holds no store-wide lock, so that flushes, other collections and close go on");
-        var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold);
+        var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold, IsDecided);
         engine.Load();
         chain.StartFirstShard();
         var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
@@ -303,9 +428,29 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         {
             _compactors.Add(compactor);
             _writers.Add(handle);
+            if (name != UnitLog.CollectionName)
+            {
+                _maps.Add(engine.Map);
+            }
         }
 
         return collection;
+    }
+
+    /// <summary>The coordinator's decisions go to the unit log, which every unit makes sure of before it is submitted.</summary>
+    Task IUnitLog.RecordAsync(Guid session, long round) => _unitLog!.RecordAsync(session, round);
+
+    /// <summary>Whether the round a part block found at open names was committed: the unit log holds its decision.</summary>
+    private bool IsDecided(UnitTag tag) => Volatile.Read(ref _unitLog) is { } log && log.IsDecided(tag);
+
+    /// <summary>Loads the unit log, or makes it at the first write across collections; the store's first load when it exists.</summary>
+    private void EnsureUnitLog()
+    {
+        if (Volatile.Read(ref _unitLog) is null)
+        {
+            var decisions = Open<Guid, (Guid Session, long Round)>(UnitLog.CollectionName, UnitLog.SessionOf);
+            Interlocked.CompareExchange(ref _unitLog, new UnitLog(decisions), null);
+        }
     }
 
     private List<IWriterHandle> Writers()
@@ -351,6 +496,10 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         Exception? failure = null;
         try
         {
+            // Rounds in flight hold their collections' writers: they finish, with their decisions, before any writer closes.
+            var rounds = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+            _coordinator.Tell(new UnitProtocol.Close(rounds));
+            await rounds.Task.ConfigureAwait(false);
             await Task.WhenAll(compactors.Select(c => c.StopAsync())).ConfigureAwait(false);
             await Task.WhenAll(writers.Select(w => w.CloseAsync())).ConfigureAwait(false);
         }
@@ -363,6 +512,8 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         {
             writer.Dispose();
         }
+
+        _unitBudget.Dispose();
 
         foreach (var compactor in compactors)
         {

@@ -58,6 +58,12 @@ public sealed class InlineCommitTests : TestKit
 
         public void Discard() => _staged.Clear();
 
+        public void Unstage() => throw new NotSupportedException("this sink is never sent a round's part");
+
+        public void PublishPart(long round) => throw new NotSupportedException("this sink is never sent a round's part");
+
+        public void EndPart() => throw new NotSupportedException("this sink is never sent a round's part");
+
         public Task FlushAsync() => Task.CompletedTask;
 
         public Exception Fault(Exception cause) => new InvalidOperationException("faulted", cause);

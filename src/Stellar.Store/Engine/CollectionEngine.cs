@@ -28,7 +28,11 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     private readonly CompactionSteps<TKey, TValue> _compaction;
     private readonly LargeValueReader<TValue> _values;
 
-    public CollectionEngine(string name, ShardChain chain, BlockCodec codec, int parallelism, long maxShardBytes, double compactionThreshold, int largeValueBytes)
+    /// <summary>
+    /// The engine of collection <paramref name="name"/> over <paramref name="chain"/>; <paramref name="decided"/> says
+    /// whether a cross-collection round's part found at open was committed (its decision is in the unit log).
+    /// </summary>
+    public CollectionEngine(string name, ShardChain chain, BlockCodec codec, int parallelism, long maxShardBytes, double compactionThreshold, int largeValueBytes, Func<UnitTag, bool> decided)
     {
         _name = name;
         _chain = chain;
@@ -39,7 +43,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         Map = new VersionedMap<TKey, TValue>(capacity: CollectionLoader<TKey, TValue>.CapacityFor(chain));
         Ledger = new ShardUsageLedger(compactionThreshold, Math.Max(maxShardBytes / 16, CompactionCopier<TKey, TValue>.BlockBytes));
         _values = new LargeValueReader<TValue>(chain, codec);
-        _loader = new CollectionLoader<TKey, TValue>(chain, codec, parallelism, largeValueBytes);
+        _loader = new CollectionLoader<TKey, TValue>(chain, codec, parallelism, largeValueBytes, decided);
         _stager = new WriteStager<TKey, TValue>(name, Map, MaxBlockBytes, largeValueBytes);
         _pipeline = new CommitPipeline<TKey, TValue>(chain, codec, Map, Ledger, parallelism, largeValueBytes);
         _compaction = new CompactionSteps<TKey, TValue>(chain, Map, Ledger, maxShardBytes);
@@ -69,6 +73,9 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     /// <summary>Compactions completed since open.</summary>
     public long Compactions => _compaction.Compactions;
 
+    /// <summary>Blocks of cross-collection rounds found at open without a decision, whose records were left out.</summary>
+    public long UndecidedBlocks => _loader.UndecidedBlocks;
+
     /// <summary>The rejection of a batch whose records cannot be stored as one readable block.</summary>
     internal static ArgumentException TooLargeForOneBlock(long bytes, int maxBlockBytes, string paramName) => new(
         $"The batch's records take {bytes} bytes; an atomic batch is stored as one block, which holds at most {maxBlockBytes} bytes. Nothing was stored: split the batch.",
@@ -93,6 +100,14 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     Exception? IWriteStaging<TKey, TValue>.StageSingle(SingleWrite<TKey, TValue> write, out bool existed) => _stager.StageSingle(write, out existed);
 
     Exception? IWriteStaging<TKey, TValue>.StageBatch(BatchWrite<TKey, TValue> batch) => _stager.StageBatch(batch);
+
+    Exception? IWriteStaging<TKey, TValue>.StagePart(UnitPartWrite<TKey, TValue> part) => _stager.StagePart(part);
+
+    public void Unstage() => _stager.Unstage();
+
+    public void PublishPart(long round) => _pipeline.PublishPart(round);
+
+    public void EndPart() => _pipeline.EndPart();
 
     void IWriteStaging<TKey, TValue>.StageCompaction(CompactionStep<TKey, TValue> step) => _compaction.Stage(step);
 
@@ -151,7 +166,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     {
         _pipeline.Check(_stager.Blocks);
         _compaction.Run();
-        _pipeline.Commit(_stager.Blocks, _stager.Count);
+        _pipeline.Commit(_stager.Blocks, _stager.Count, _stager.CountBeforePart);
         _stager.Committed();
         if (Ledger.WantsCompaction())
         {

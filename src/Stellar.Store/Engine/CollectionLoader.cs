@@ -34,14 +34,21 @@ internal sealed class CollectionLoader<TKey, TValue>
     private readonly BlockCodec _codec;
     private readonly int _parallelism;
     private readonly int _largeValueBytes;
+    private readonly Func<UnitTag, bool> _decided;
+    private long _undecided;
 
-    public CollectionLoader(ShardChain chain, BlockCodec codec, int parallelism, int largeValueBytes)
+    /// <summary>A loader of <paramref name="chain"/>'s blocks; <paramref name="decided"/> says whether the round a part block names was committed: only then do its records count.</summary>
+    public CollectionLoader(ShardChain chain, BlockCodec codec, int parallelism, int largeValueBytes, Func<UnitTag, bool> decided)
     {
         _chain = chain;
         _codec = codec;
         _parallelism = parallelism;
         _largeValueBytes = largeValueBytes;
+        _decided = decided;
     }
+
+    /// <summary>Part blocks the last load left out because the unit log holds no decision for their round.</summary>
+    public long UndecidedBlocks => Interlocked.Read(ref _undecided);
 
     /// <summary>
     /// Keys to size the map for before the load: the records found at open, the most keys there can be. A header's
@@ -149,10 +156,22 @@ internal sealed class CollectionLoader<TKey, TValue>
             ArrayPool<byte>.Shared.Return(bytes);
         }
 
-        var count = CountRecords(raw, block.Header.RecordCount, path, block.Offset);
+        var position = 0;
+        if ((block.Header.Flags & BlockFlags.UnitPart) != 0)
+        {
+            var tag = UnitTag.Read(raw) ?? throw new CorruptBlockException(path, block.Offset, "a cross-collection part block is too short for its round's tag");
+            position = UnitTag.Length;
+            if (!_decided(tag))
+            {
+                // A round whose decision never reached the unit log: its records count as stored, never as live.
+                Interlocked.Increment(ref _undecided);
+                return new DecodedBlock(block.ShardId, raw.Length - UnitTag.Length, [], []);
+            }
+        }
+
+        var count = CountRecords(raw, position, block.Header.RecordCount, path, block.Offset);
         var keys = new TKey[count];
         var nodes = new VersionNode<TValue>?[count];
-        var position = 0;
         var recordBytes = 0;
         try
         {
@@ -193,13 +212,12 @@ internal sealed class CollectionLoader<TKey, TValue>
     }
 
     /// <summary>
-    /// The number of records in <paramref name="raw"/>, which must be <paramref name="stated"/>: counted from the
+    /// The number of records in <paramref name="raw"/> from <paramref name="position"/>, which must be <paramref name="stated"/>: counted from the
     /// bytes (a walk over the record lengths, nothing allocated) before an array is sized, so a resealed header
     /// cannot make a block cost more memory than its records.
     /// </summary>
-    private static int CountRecords(byte[] raw, uint stated, string path, long offset)
+    private static int CountRecords(byte[] raw, int position, uint stated, string path, long offset)
     {
-        var position = 0;
         var count = 0;
         while (position < raw.Length && count < stated)
         {

@@ -23,8 +23,11 @@ internal sealed class CommitPipeline<TKey, TValue>
     private readonly int _maxBlockBytes;
     private readonly int _largeValueBytes;
 
-    /// <summary>The version last published.</summary>
+    /// <summary>The version last published, or staged for a round's part that waits for its decision.</summary>
     private long _version;
+
+    /// <summary>A committed round's part waiting for the decision: its version and the key counts before and with it.</summary>
+    private (long Version, long CountBefore, long Count)? _part;
 
     public CommitPipeline(ShardChain chain, BlockCodec codec, VersionedMap<TKey, TValue> map, ShardUsageLedger ledger, int parallelism, int largeValueBytes)
     {
@@ -57,9 +60,15 @@ internal sealed class CommitPipeline<TKey, TValue>
         }
     }
 
-    /// <summary>Writes <paramref name="blocks"/> and publishes them, with the collection then holding <paramref name="count"/> keys.</summary>
-    public void Commit(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, long count)
+    /// <summary>
+    /// Writes <paramref name="blocks"/> and publishes them, with the collection then holding <paramref name="count"/>
+    /// keys; when the last blocks are a round's part (<see cref="StagedBlock{TKey,TValue}.Tag"/>), the blocks before
+    /// them are published with <paramref name="countBeforePart"/> keys, and the part waits, staged at the next version,
+    /// for <see cref="PublishPart"/>.
+    /// </summary>
+    public void Commit(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, long count, long countBeforePart)
     {
+        Debug.Assert(_part is null, "a part waiting for its decision holds the writer");
         var encoded = new (byte[] Bytes, int Length)[blocks.Count];
         try
         {
@@ -75,8 +84,9 @@ internal sealed class CommitPipeline<TKey, TValue>
                 var raw = blocks[i].Concatenate();
                 try
                 {
+                    var flags = blocks[i].Tag is null ? BlockFlags.None : BlockFlags.UnitPart;
                     var bytes = _codec.Encode(_chain.CollectionId, reserved[i].ShardId, _chain.SaltOf(reserved[i].ShardId), reserved[i].Sequence,
-                        (uint)blocks[i].Writes.Count, BlockFlags.None, raw.AsSpan(0, checked((int)blocks[i].Bytes)), out var length);
+                        (uint)blocks[i].Writes.Count, flags, raw.AsSpan(0, checked((int)blocks[i].Bytes)), out var length);
                     Debug.Assert(length <= BlockLimit.MaxEncodedLength(blocks[i].Bytes), "the shard space reserved for the block holds it");
                     encoded[i] = (bytes, length);
                 }
@@ -102,11 +112,14 @@ internal sealed class CommitPipeline<TKey, TValue>
             for (var i = 0; i < blocks.Count; i++)
             {
                 var (bytes, length) = encoded[i];
-                offsets[i] = _chain.Append(reserved[i].ShardId, reserved[i].Sequence, bytes.AsSpan(0, length), readable: blocks[i].HoldsLargeValue);
+                // A part reaches the OS at once even in Buffered mode: its decision, in another file, must never be
+                // written before it.
+                var readable = blocks[i].HoldsLargeValue || blocks[i].Tag is not null;
+                offsets[i] = _chain.Append(reserved[i].ShardId, reserved[i].Sequence, bytes.AsSpan(0, length), readable);
             }
 
             _chain.EndGroup();
-            Publish(blocks, reserved, offsets, encoded, count);
+            Publish(blocks, reserved, offsets, encoded, count, countBeforePart);
         }
         finally
         {
@@ -120,13 +133,37 @@ internal sealed class CommitPipeline<TKey, TValue>
         }
     }
 
-    private void Publish(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, (uint ShardId, ulong Sequence)[] reserved, long[] offsets, (byte[] Bytes, int Length)[] encoded, long count)
+    /// <summary>Publishes the round's part committed last, once its decision is durable (see <see cref="VersionedMap{TKey,TValue}.PublishPart"/>).</summary>
+    public void PublishPart(long round)
+    {
+        Debug.Assert(_part is not null, "a part was committed");
+        var (version, countBefore, count) = _part.Value;
+        _map.PublishPart(version, count, round, countBefore);
+    }
+
+    /// <summary>After the round is visible in every collection: publishes again, which forgets what the part's publish kept.</summary>
+    public void EndPart()
+    {
+        Debug.Assert(_part is not null, "a part was published");
+        _map.Publish(_version, _part.Value.Count);
+        _part = null;
+    }
+
+    private void Publish(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, (uint ShardId, ulong Sequence)[] reserved, long[] offsets, (byte[] Bytes, int Length)[] encoded, long count, long countBeforePart)
     {
         var version = ++_version;
         for (var i = 0; i < blocks.Count; i++)
         {
+            if (blocks[i].Tag is not null && _part is null)
+            {
+                // The part's blocks come last: what came before is published now, the part staged above it.
+                _map.Publish(version, countBeforePart);
+                version = ++_version;
+                _part = (version, countBeforePart, count);
+            }
+
             var shardId = reserved[i].ShardId;
-            var position = 0;
+            var position = blocks[i].RecordsOffset;
             foreach (var write in blocks[i].Writes)
             {
                 var deleted = write.Kind == WriteKind.Delete;
@@ -145,6 +182,9 @@ internal sealed class CommitPipeline<TKey, TValue>
             }
         }
 
-        _map.Publish(version, count);
+        if (_part is null)
+        {
+            _map.Publish(version, count);
+        }
     }
 }

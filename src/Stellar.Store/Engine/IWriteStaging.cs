@@ -12,6 +12,13 @@ internal interface IWriteStaging<TKey, TValue>
     /// <summary>Checks a batch (all or nothing when atomic) and stages it.</summary>
     Exception? StageBatch(BatchWrite<TKey, TValue> batch);
 
+    /// <summary>
+    /// Checks every unit of a round's part against the staged state and, when all hold, stages them as the group's last
+    /// writes, tentatively: <c>Unstage</c> drops them again. Returns a <see cref="PartRejectedException"/> naming every
+    /// unit that broke a precondition (then nothing is staged), or null.
+    /// </summary>
+    Exception? StagePart(UnitPartWrite<TKey, TValue> part);
+
     /// <summary>Queues a compaction's begin or finish to run at the next commit, before its blocks.</summary>
     void StageCompaction(CompactionStep<TKey, TValue> step);
 

@@ -1,13 +1,32 @@
 using System.Buffers;
+using Stellar.Store.Format;
 
 namespace Stellar.Store.Engine;
 
 /// <summary>The writes staged for one block of a commit group, in the order they were staged.</summary>
 internal sealed class StagedBlock<TKey, TValue>
 {
+    /// <summary>A block of plain writes.</summary>
+    public StagedBlock()
+    {
+    }
+
+    /// <summary>A block of a cross-collection round's part: its raw payload starts with <paramref name="tag"/>.</summary>
+    public StagedBlock(UnitTag tag)
+    {
+        Tag = tag;
+        Bytes = UnitTag.Length;
+    }
+
     public List<SingleWrite<TKey, TValue>> Writes { get; } = new();
 
-    /// <summary>The raw record bytes of the block.</summary>
+    /// <summary>The round whose part the block holds, or null for plain writes.</summary>
+    public UnitTag? Tag { get; }
+
+    /// <summary>Where the records start in the raw payload: after the tag of a part block.</summary>
+    public int RecordsOffset => Tag is null ? 0 : UnitTag.Length;
+
+    /// <summary>The raw payload bytes of the block: its records, and the tag of a part block.</summary>
     public long Bytes { get; private set; }
 
     /// <summary>No further writes join a sealed block (it holds an atomic batch too large to share).</summary>
@@ -27,7 +46,8 @@ internal sealed class StagedBlock<TKey, TValue>
     public byte[] Concatenate()
     {
         var raw = ArrayPool<byte>.Shared.Rent(checked((int)Math.Max(1, Bytes)));
-        var position = 0;
+        Tag?.Write(raw);
+        var position = RecordsOffset;
         foreach (var write in Writes)
         {
             write.Record.AsSpan(0, write.Length).CopyTo(raw.AsSpan(position));

@@ -30,6 +30,9 @@ internal sealed class WriteStager<TKey, TValue>
     /// <summary>The collection's key count once the group commits.</summary>
     private long _count;
 
+    /// <summary>While a round's part is staged: where its blocks start, the count before it, and how to undo its overlay entries.</summary>
+    private (int FirstBlock, long CountBefore, List<(TKey Key, bool Had, bool Exists)> Undo)? _part;
+
     public WriteStager(string name, VersionedMap<TKey, TValue> map, int maxBlockBytes, int largeValueBytes)
     {
         _name = name;
@@ -43,6 +46,82 @@ internal sealed class WriteStager<TKey, TValue>
 
     /// <summary>The collection's key count once the staged group commits.</summary>
     public long Count => _count;
+
+    /// <summary>The key count once the staged group but its round's part commits (<see cref="Count"/> without a part).</summary>
+    public long CountBeforePart => _part?.CountBefore ?? _count;
+
+    /// <summary>Whether the group ends with a round's part (its blocks are the last ones, tagged).</summary>
+    public bool HasPart => _part is not null;
+
+    public Exception? StagePart(UnitPartWrite<TKey, TValue> part)
+    {
+        Debug.Assert(_part is null, "a group holds at most one part, staged last");
+        var undo = new List<(TKey Key, bool Had, bool Exists)>();
+        var countBefore = _count;
+        List<(int Unit, Exception Cause)>? rejections = null;
+        var accepted = new List<SingleWrite<TKey, TValue>>();
+        foreach (var (unit, writes) in part.Units)
+        {
+            // Each unit is checked against the state the units accepted before it leave, as an atomic batch is.
+            var rejection = Check(writes, atomic: true, out var kept);
+            if (rejection is not null)
+            {
+                (rejections ??= new()).Add((unit, rejection));
+                continue;
+            }
+
+            foreach (var (key, exists) in _batchOverlay)
+            {
+                undo.Add((key, _overlay.TryGetValue(key, out var before), before));
+                SetInOverlay(key, exists);
+            }
+
+            accepted.AddRange(kept);
+        }
+
+        _part = (_blocks.Count, countBefore, undo);
+        if (rejections is not null)
+        {
+            Unstage();
+            return new PartRejectedException(rejections);
+        }
+
+        StagedBlock<TKey, TValue>? block = null;
+        foreach (var write in accepted)
+        {
+            if (block is null || (block.Writes.Count > 0 && block.Bytes + write.Length > TargetBlockBytes))
+            {
+                block = NewBlock(new StagedBlock<TKey, TValue>(part.Tag));
+            }
+
+            block.Add(write, _largeValueBytes);
+        }
+
+        return null;
+    }
+
+    /// <summary>Drops the round's part staged last: its blocks, its overlay entries and its change of the count.</summary>
+    public void Unstage()
+    {
+        Debug.Assert(_part is not null, "only a staged part is unstaged");
+        var (firstBlock, countBefore, undo) = _part.Value;
+        _blocks.RemoveRange(firstBlock, _blocks.Count - firstBlock);
+        for (var i = undo.Count - 1; i >= 0; i--)
+        {
+            var (key, had, exists) = undo[i];
+            if (had)
+            {
+                _overlay[key] = exists;
+            }
+            else
+            {
+                _overlay.Remove(key);
+            }
+        }
+
+        _count = countBefore;
+        _part = null;
+    }
 
     public Exception? StageSingle(SingleWrite<TKey, TValue> write, out bool existed)
     {
@@ -73,14 +152,46 @@ internal sealed class WriteStager<TKey, TValue>
             return CollectionEngine<TKey, TValue>.TooLargeForOneBlock(batch.Bytes, _maxBlockBytes, "write");
         }
 
+        var rejection = Check(batch.Writes, batch.Atomic, out var kept);
+        if (rejection is not null)
+        {
+            return rejection;
+        }
+
+        foreach (var (key, exists) in _batchOverlay)
+        {
+            SetInOverlay(key, exists);
+        }
+
+        if (kept.Count > 0)
+        {
+            var bytes = kept.Sum(w => (long)w.Length);
+            var block = batch.Atomic ? OpenBlock(bytes, mustFit: true) : NewBlock(new StagedBlock<TKey, TValue>());
+            foreach (var write in kept)
+            {
+                block.Add(write, _largeValueBytes);
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>
+    /// Checks <paramref name="writes"/> in order against the staged state as the earlier ones leave it, into
+    /// <see cref="_batchOverlay"/>; with <paramref name="atomic"/>, the first broken precondition rejects them all.
+    /// <paramref name="kept"/> leaves out deletes of missing keys, which change nothing.
+    /// </summary>
+    private Exception? Check(List<SingleWrite<TKey, TValue>> writes, bool atomic, out List<SingleWrite<TKey, TValue>> kept)
+    {
         _batchOverlay.Clear();
-        var kept = new List<SingleWrite<TKey, TValue>>(batch.Writes.Count);
-        foreach (var write in batch.Writes)
+        kept = new List<SingleWrite<TKey, TValue>>(writes.Count);
+        foreach (var write in writes)
         {
             var exists = _batchOverlay.TryGetValue(write.Key, out var inBatch) ? inBatch : Exists(write.Key, _overlay);
-            var rejection = batch.Atomic ? Reject(write, exists) : null;
+            var rejection = atomic ? Reject(write, exists) : null;
             if (rejection is not null)
             {
+                _batchOverlay.Clear();
                 return rejection;
             }
 
@@ -93,30 +204,16 @@ internal sealed class WriteStager<TKey, TValue>
             kept.Add(write);
         }
 
-        foreach (var (key, exists) in _batchOverlay)
-        {
-            SetInOverlay(key, exists);
-        }
-
-        if (kept.Count > 0)
-        {
-            var bytes = kept.Sum(w => (long)w.Length);
-            var block = batch.Atomic ? OpenBlock(bytes, mustFit: true) : NewBlock();
-            foreach (var write in kept)
-            {
-                block.Add(write, _largeValueBytes);
-            }
-        }
-
         return null;
     }
 
     /// <summary>After the group committed and was published: starts the next group from the published state.</summary>
     public void Committed()
     {
+        Debug.Assert(_part is not null || _count == _map.Published.Count, "the published count is the one staging computed");
         _blocks.Clear();
         _overlay.Clear();
-        Debug.Assert(_count == _map.Published.Count, "the published count is the one staging computed");
+        _part = null;
     }
 
     /// <summary>Drops the staged group (it could not be committed); the next group starts from the published state.</summary>
@@ -124,6 +221,7 @@ internal sealed class WriteStager<TKey, TValue>
     {
         _blocks.Clear();
         _overlay.Clear();
+        _part = null;
         _count = _map.Published.Count;
     }
 
@@ -160,7 +258,7 @@ internal sealed class WriteStager<TKey, TValue>
             }
         }
 
-        var block = NewBlock();
+        var block = NewBlock(new StagedBlock<TKey, TValue>());
         if (mustFit && bytes > TargetBlockBytes)
         {
             block.Sealed = true;
@@ -169,14 +267,13 @@ internal sealed class WriteStager<TKey, TValue>
         return block;
     }
 
-    private StagedBlock<TKey, TValue> NewBlock()
+    private StagedBlock<TKey, TValue> NewBlock(StagedBlock<TKey, TValue> block)
     {
         if (_blocks.Count > 0)
         {
             _blocks[^1].Sealed = true;
         }
 
-        var block = new StagedBlock<TKey, TValue>();
         _blocks.Add(block);
         return block;
     }

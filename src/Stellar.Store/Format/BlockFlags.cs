@@ -16,6 +16,12 @@ internal enum BlockFlags : ushort
     /// <summary>The block holds one large value that readers fetch from disk instead of memory.</summary>
     LargeValue = 4,
 
+    /// <summary>
+    /// The block is one collection's part of a cross-collection write: its raw payload starts with a
+    /// <see cref="UnitTag"/>, and its records count only if the store's unit log holds the decision for that tag.
+    /// </summary>
+    UnitPart = 8,
+
     /// <summary>Every flag this format version defines.</summary>
-    Known = Compressed | Encrypted | LargeValue,
+    Known = Compressed | Encrypted | LargeValue | UnitPart,
 }

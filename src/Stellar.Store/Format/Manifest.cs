@@ -205,7 +205,7 @@ internal sealed class Manifest
         var ids = new HashSet<uint>();
         foreach (var collection in Collections)
         {
-            if (!CollectionName.IsValid(collection.Name) || !names.Add(collection.Name) || collection.Id == 0 || !ids.Add(collection.Id)
+            if (!CollectionName.IsValidInManifest(collection.Name) || !names.Add(collection.Name) || collection.Id == 0 || !ids.Add(collection.Id)
                 || collection.KeyType is null || collection.ValueType is null)
             {
                 throw new CorruptStoreException(path, "a collection in the manifest has a missing, invalid or repeated name or id, or no types");

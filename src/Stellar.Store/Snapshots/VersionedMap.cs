@@ -26,7 +26,7 @@ namespace Stellar.Store.Snapshots;
 /// retries at the newest version. When the oldest pin goes, <see cref="Unpin"/> raises <see cref="Released"/> so
 /// that the writer publishes again and cuts what that pin held, even if no write follows.</para>
 /// </remarks>
-internal sealed class VersionedMap<TKey, TValue>
+internal sealed class VersionedMap<TKey, TValue> : IPinnable
     where TKey : notnull
 {
     private readonly HeadTable<TKey, TValue> _chains;
@@ -169,6 +169,31 @@ internal sealed class VersionedMap<TKey, TValue>
         }
     }
 
+    /// <inheritdoc />
+    public bool TryPinAt(long version, PublishedState expected)
+    {
+        Debug.Assert(version == expected.Version || (expected.PartRound != 0 && version == expected.Version - 1), "a pin at the published version, or below a round's part");
+        _pins.AddOrUpdate(version, 1, static (_, n) => n + 1);
+        Interlocked.MemoryBarrier();
+
+        // As in Pin: while the state is still published, every later publish reads the pins after this one is there,
+        // and the publish of this state kept the version readable (a part's publish holds its horizon below the part).
+        if (ReferenceEquals(Volatile.Read(ref _published), expected) && Volatile.Read(ref _horizon) <= version)
+        {
+            return true;
+        }
+
+        Release(version);
+        return false;
+    }
+
+    /// <summary>Pins <paramref name="version"/> once more, while a pin there is already held (it keeps the version readable).</summary>
+    public void PinHeld(long version)
+    {
+        Debug.Assert(_pins.ContainsKey(version), "a second pin only beside a held one");
+        _pins.AddOrUpdate(version, 1, static (_, n) => n + 1);
+    }
+
     /// <summary>Releases a pin taken by <see cref="Pin"/>. Any thread, a finalizer's included.</summary>
     public void Unpin(long version)
     {
@@ -266,14 +291,25 @@ internal sealed class VersionedMap<TKey, TValue>
     /// Writer only: makes every node staged at <paramref name="version"/> visible at once, with
     /// <paramref name="count"/> live keys, then forgets versions no reader can need.
     /// </summary>
-    public void Publish(long version, long count)
+    public void Publish(long version, long count) => PublishState(new PublishedState(version, count));
+
+    /// <summary>
+    /// Writer only: publishes a cross-collection round's part, staged at <paramref name="version"/>, as
+    /// <see cref="Publish(long, long)"/> does, except that it keeps the version before it readable: until the round is
+    /// visible in every collection, a store snapshot reads this collection there (see <see cref="PublishedState.PartRound"/>).
+    /// The next publish forgets it.
+    /// </summary>
+    public void PublishPart(long version, long count, long round, long countBefore) =>
+        PublishState(new PublishedState(version, count, round, countBefore));
+
+    private void PublishState(PublishedState state)
     {
         // Cleared before the pins are read (see Unpin), so a pin released after that read signals again.
         Volatile.Write(ref _releaseSignalled, 0);
 
         // A full fence: the pins below must be read after the new version is visible (see Pin).
-        Interlocked.Exchange(ref _published, new PublishedState(version, count));
-        var horizon = version;
+        Interlocked.Exchange(ref _published, state);
+        var horizon = state.PartRound == 0 ? state.Version : state.Version - 1;
         foreach (var (pinned, _) in _pins)
         {
             horizon = Math.Min(horizon, pinned);

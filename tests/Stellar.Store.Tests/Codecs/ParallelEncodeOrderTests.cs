@@ -35,7 +35,7 @@ public sealed class ParallelEncodeOrderTests
 
         using (var chain = new ShardChain(storage, manifest, id, 1024 * 1024, Durability.WriteThrough))
         {
-            var engine = new CollectionEngine<int, Versioned>("ordered", chain, codec, parallelism: 4, maxShardBytes: 1024 * 1024, compactionThreshold: 0, largeValueBytes: 16 * 1024);
+            var engine = new CollectionEngine<int, Versioned>("ordered", chain, codec, parallelism: 4, maxShardBytes: 1024 * 1024, compactionThreshold: 0, largeValueBytes: 16 * 1024, decided: _ => false);
             engine.Load();
             for (var i = 0; i < Writes; i++)
             {
@@ -68,7 +68,7 @@ public sealed class ParallelEncodeOrderTests
 
             Assert.Equal(Enumerable.Range(0, Writes), replayed);
 
-            var reloaded = new CollectionEngine<int, Versioned>("ordered", chain, codec, parallelism: 4, maxShardBytes: 1024 * 1024, compactionThreshold: 0, largeValueBytes: 16 * 1024);
+            var reloaded = new CollectionEngine<int, Versioned>("ordered", chain, codec, parallelism: 4, maxShardBytes: 1024 * 1024, compactionThreshold: 0, largeValueBytes: 16 * 1024, decided: _ => false);
             reloaded.Load();
             AssertLastWritesWin(reloaded.Map, Writes, Keys);
         }

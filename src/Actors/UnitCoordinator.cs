@@ -1,0 +1,291 @@
+using System.Diagnostics;
+using Akka.Actor;
+
+namespace Stellar.Store.Actors;
+
+/// <summary>
+/// Commits writes that span collections, atomically, through the collections' own writers: it never writes a
+/// collection itself. The units queued while a round is in flight form the next round (group commit, as a writer's
+/// groups do), and a round runs in four steps, each answered by every participant before the next:
+/// <list type="number">
+/// <item><b>Stage.</b> Each writer checks its part (every unit's writes to it) against its own state, stages it as the
+/// last write of a group, and holds that group. A rejected unit is failed, the round is aborted everywhere, and its
+/// other units go again as the next round: nothing of a rejected unit is ever stored.</item>
+/// <item><b>Write.</b> Each writer commits its held group; the part's blocks carry the round's tag and are as durable
+/// as the store's mode promises, but are not visible yet.</item>
+/// <item><b>Decide.</b> The coordinator records the round in the unit log (<see cref="IUnitLog"/>). That record is the
+/// commit point: recovery applies a part only when the log holds its round.</item>
+/// <item><b>Publish.</b> Each writer publishes its part and waits; once all have, the round becomes visible to store
+/// snapshots (<see cref="RoundClock"/>), the callers' tasks complete, and the writers take writes again.</item>
+/// </list>
+/// </summary>
+/// <remarks>
+/// Failure: a part that fails to write, or a decision whose record fails, leaves the round's outcome uncertain. Every
+/// participant faults (reopening the store resolves the round from what is on disk, never by undoing it here), and the
+/// coordinator starts a new session id, so that no later decision can ever cover the uncertain round. A failed
+/// decision also faults the coordinator: the unit log's outcome is unknown.
+/// </remarks>
+internal sealed class UnitCoordinator : ReceiveActor
+{
+    /// <summary>The most units one round takes; the rest wait for the next.</summary>
+    internal const int MaxUnitsPerRound = 1024;
+
+    private readonly IUnitLog _log;
+    private readonly RoundClock _clock;
+    private readonly LinkedList<IUnitWrite> _queued = new();
+    private Guid _session = Guid.NewGuid();
+    private long _lastRound;
+    private UnitRound? _round;
+    private Exception? _fault;
+    private UnitProtocol.Close? _closing;
+
+    public UnitCoordinator(IUnitLog log, RoundClock clock)
+    {
+        _log = log;
+        _clock = clock;
+        _lastRound = clock.Visible;
+        Receive<UnitProtocol.Submit>(OnSubmit);
+        Receive<UnitProtocol.PartStaged>(m => OnStaged(m.Round, m.Participant, null));
+        Receive<UnitProtocol.PartRejected>(m => OnStaged(m.Round, m.Participant, m.Cause));
+        Receive<UnitProtocol.PartWritten>(m => OnWritten(m.Round, m.Participant, null));
+        Receive<UnitProtocol.PartFailed>(m => OnWritten(m.Round, m.Participant, m.Cause));
+        Receive<UnitProtocol.Decided>(OnDecided);
+        Receive<UnitProtocol.PartPublished>(m => OnPublished(m.Round));
+        Receive<UnitProtocol.Close>(OnClose);
+    }
+
+    /// <summary>Props for a coordinator recording its decisions in <paramref name="log"/>.</summary>
+    public static Props Props(IUnitLog log, RoundClock clock) => Akka.Actor.Props.Create(() => new UnitCoordinator(log, clock));
+
+    private void OnSubmit(UnitProtocol.Submit submit)
+    {
+        if (_fault is not null || _closing is not null)
+        {
+            submit.Unit.Complete(_fault ?? new ObjectDisposedException("store", "The store is closing."));
+            return;
+        }
+
+        _queued.AddLast(submit.Unit);
+        StartRound();
+    }
+
+    private void StartRound()
+    {
+        if (_round is not null)
+        {
+            return;
+        }
+
+        if (_queued.Count == 0 || _fault is not null)
+        {
+            FailQueued();
+            FinishClosing();
+            return;
+        }
+
+        var units = new List<IUnitWrite>(Math.Min(_queued.Count, MaxUnitsPerRound));
+        while (units.Count < MaxUnitsPerRound && _queued.First is { } first)
+        {
+            _queued.RemoveFirst();
+            units.Add(first.Value);
+        }
+
+        _round = new UnitRound(++_lastRound, units);
+        for (var i = 0; i < _round.Participants.Count; i++)
+        {
+            _round.Participants[i].Prepare(_session, _round.Number, _round.UnitsOf(i), Self, i);
+        }
+    }
+
+    private void OnStaged(long round, int participant, Exception? rejection)
+    {
+        if (!IsCurrent(round, UnitRound.Step.Stage))
+        {
+            return;
+        }
+
+        if (rejection is not null)
+        {
+            _round!.Reject(participant, rejection);
+        }
+        else
+        {
+            _round!.Staged[participant] = true;
+        }
+
+        if (--_round.Pending > 0)
+        {
+            return;
+        }
+
+        if (!_round.HasRejections)
+        {
+            _round.Next(UnitRound.Step.Write);
+            TellAll(new WriterProtocol.Go(round));
+            return;
+        }
+
+        // Nothing was written: the parts that were staged are dropped, the rejected units fail, and the others go
+        // again, first in line, checked afresh against states without the rejected ones.
+        for (var i = 0; i < _round.Participants.Count; i++)
+        {
+            if (_round.Staged[i])
+            {
+                _round.Participants[i].Tell(new WriterProtocol.Abort(round));
+            }
+        }
+
+        var done = _round;
+        _round = null;
+        for (var i = done.Units.Count - 1; i >= 0; i--)
+        {
+            if (done.Rejection(i) is null)
+            {
+                _queued.AddFirst(done.Units[i]);
+            }
+        }
+
+        for (var i = 0; i < done.Units.Count; i++)
+        {
+            if (done.Rejection(i) is { } cause)
+            {
+                done.Units[i].Complete(cause);
+            }
+        }
+
+        StartRound();
+    }
+
+    private void OnWritten(long round, int participant, Exception? failure)
+    {
+        if (!IsCurrent(round, UnitRound.Step.Write))
+        {
+            return;
+        }
+
+        _round!.Failure ??= failure;
+        if (--_round.Pending > 0)
+        {
+            return;
+        }
+
+        if (_round.Failure is not null)
+        {
+            // A part may or may not be on disk: no decision may ever cover this round, so the session ends here.
+            _session = Guid.NewGuid();
+            Fail(_round.Failure);
+            return;
+        }
+
+        _round.Next(UnitRound.Step.Decide);
+        var self = Self;
+        _log.RecordAsync(_session, round).ContinueWith(
+            task => self.Tell(new UnitProtocol.Decided(round, task.IsCompletedSuccessfully ? null : task.Exception?.GetBaseException() ?? new TaskCanceledException(task))),
+            CancellationToken.None,
+            TaskContinuationOptions.ExecuteSynchronously,
+            TaskScheduler.Default);
+    }
+
+    private void OnDecided(UnitProtocol.Decided decided)
+    {
+        if (!IsCurrent(decided.Round, UnitRound.Step.Decide))
+        {
+            return;
+        }
+
+        if (decided.Failure is not null)
+        {
+            // The decision may be on disk or not; the unit log is faulted, and with it every later round.
+            _fault = decided.Failure;
+            Fail(decided.Failure);
+            return;
+        }
+
+        _round!.Next(UnitRound.Step.Publish);
+        TellAll(new WriterProtocol.Decide(decided.Round, null));
+    }
+
+    private void OnPublished(long round)
+    {
+        if (!IsCurrent(round, UnitRound.Step.Publish) || --_round!.Pending > 0)
+        {
+            return;
+        }
+
+        var done = _round;
+        _round = null;
+        _clock.MakeVisible(round);
+        foreach (var unit in done.Units)
+        {
+            unit.Complete(null);
+        }
+
+        TellAll(done, new WriterProtocol.Resume(round));
+        StartRound();
+    }
+
+    private void OnClose(UnitProtocol.Close close)
+    {
+        if (_closing is not null)
+        {
+            _closing.Completion.Task.ContinueWith(_ => close.Completion.TrySetResult(true), TaskScheduler.Default);
+            return;
+        }
+
+        _closing = close;
+        if (_round is null)
+        {
+            StartRound();
+        }
+    }
+
+    /// <summary>Ends the round in flight with an uncertain outcome: every participant faults, and so does every unit.</summary>
+    private void Fail(Exception cause)
+    {
+        var done = _round!;
+        _round = null;
+        TellAll(done, new WriterProtocol.Decide(done.Number, cause));
+        foreach (var unit in done.Units)
+        {
+            unit.Complete(cause);
+        }
+
+        StartRound();
+    }
+
+    private void FailQueued()
+    {
+        if (_fault is null)
+        {
+            return;
+        }
+
+        while (_queued.First is { } first)
+        {
+            _queued.RemoveFirst();
+            first.Value.Complete(_fault);
+        }
+    }
+
+    private void FinishClosing()
+    {
+        Debug.Assert(_round is null && (_queued.Count == 0 || _fault is not null), "closing waits for every queued unit");
+        if (_closing is not null)
+        {
+            _closing.Completion.TrySetResult(true);
+            Context.Stop(Self);
+        }
+    }
+
+    private bool IsCurrent(long round, UnitRound.Step step) => _round is not null && _round.Number == round && _round.Current == step;
+
+    private void TellAll(object command) => TellAll(_round!, command);
+
+    private static void TellAll(UnitRound round, object command)
+    {
+        foreach (var participant in round.Participants)
+        {
+            participant.Tell(command);
+        }
+    }
+}

@@ -1,0 +1,98 @@
+namespace Stellar.Store.Actors;
+
+/// <summary>
+/// The state of <see cref="UnitCoordinator"/>'s round in flight: its units, the collections they touch, the step it
+/// is at and the answers still awaited there, and what went wrong.
+/// </summary>
+/// <remarks>Thread safety: the coordinator's alone.</remarks>
+internal sealed class UnitRound
+{
+    private readonly List<List<(int Index, IUnitWrite Unit)>> _unitsOf = new();
+    private readonly Dictionary<int, Exception> _rejections = new();
+
+    public UnitRound(long number, List<IUnitWrite> units)
+    {
+        Number = number;
+        Units = units;
+        var indexOf = new Dictionary<IUnitParticipant, int>(ReferenceEqualityComparer.Instance);
+        for (var u = 0; u < units.Count; u++)
+        {
+            foreach (var participant in units[u].Participants)
+            {
+                if (!indexOf.TryGetValue(participant, out var p))
+                {
+                    p = indexOf[participant] = Participants.Count;
+                    Participants.Add(participant);
+                    _unitsOf.Add(new List<(int, IUnitWrite)>());
+                }
+
+                _unitsOf[p].Add((u, units[u]));
+            }
+        }
+
+        Staged = new bool[Participants.Count];
+        Pending = Participants.Count;
+    }
+
+    /// <summary>The steps of a round, in order.</summary>
+    public enum Step
+    {
+        Stage,
+        Write,
+        Decide,
+        Publish,
+    }
+
+    public long Number { get; }
+
+    public List<IUnitWrite> Units { get; }
+
+    /// <summary>Every collection the round touches, each once; a participant's index is its place here.</summary>
+    public List<IUnitParticipant> Participants { get; } = new();
+
+    /// <summary>Which participants staged their part (and hold a group).</summary>
+    public bool[] Staged { get; }
+
+    public Step Current { get; private set; }
+
+    /// <summary>Answers still awaited at the current step.</summary>
+    public int Pending { get; set; }
+
+    /// <summary>The first failure of a part's write.</summary>
+    public Exception? Failure { get; set; }
+
+    public bool HasRejections => _rejections.Count > 0;
+
+    /// <summary>The units of the round that write to participant <paramref name="participant"/>, with their index in the round.</summary>
+    public IReadOnlyList<(int Index, IUnitWrite Unit)> UnitsOf(int participant) => _unitsOf[participant];
+
+    /// <summary>Moves to <paramref name="step"/>, which awaits an answer from every participant.</summary>
+    public void Next(Step step)
+    {
+        Current = step;
+        Pending = Participants.Count;
+    }
+
+    /// <summary>Records a participant's rejection: the units it names, or all of its units.</summary>
+    public void Reject(int participant, Exception rejection)
+    {
+        var named = Participants[participant].Rejections(rejection);
+        if (named is null)
+        {
+            foreach (var (index, _) in _unitsOf[participant])
+            {
+                _rejections.TryAdd(index, rejection);
+            }
+
+            return;
+        }
+
+        foreach (var (index, cause) in named)
+        {
+            _rejections.TryAdd(index, cause);
+        }
+    }
+
+    /// <summary>Why unit <paramref name="index"/> was rejected, or null.</summary>
+    public Exception? Rejection(int index) => _rejections.GetValueOrDefault(index);
+}
