@@ -24,11 +24,10 @@ internal sealed class StellarGameStore : IGameStore
     /// <exception cref="OlderLayoutException">The directory holds a store of the older layout; it is closed unchanged in its records.</exception>
     public static async Task<StellarGameStore> OpenAsync(string directory, Durability durability)
     {
-        var store = await StellarStore.OpenAsync(directory, new StoreOptions { Durability = durability, Compression = Compression.Lz4 })
-            .ConfigureAwait(false);
+        var store = await StellarStore.OpenAsync(directory, Options(durability)).ConfigureAwait(false);
         try
         {
-            return new StellarGameStore(store, GameCollections.Open(store));
+            return Over(store);
         }
         catch
         {
@@ -36,6 +35,13 @@ internal sealed class StellarGameStore : IGameStore
             throw;
         }
     }
+
+    /// <summary>The options the game opens its store with.</summary>
+    public static StoreOptions Options(Durability durability) => new() { Durability = durability, Compression = Compression.Lz4 };
+
+    /// <summary>The game's state in <paramref name="store"/>, already open (on any storage); disposing the game store disposes it.</summary>
+    /// <exception cref="OlderLayoutException">The store is of the older layout; the caller still owns it.</exception>
+    public static StellarGameStore Over(StellarStore store) => new(store, GameCollections.Open(store));
 
     public AccountRecord? GetAccount(string name) => _collections.Accounts.Get(name);
 
