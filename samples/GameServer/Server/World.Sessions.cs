@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Stellar.Store.Samples.GameServer.Model;
 using Stellar.Store.Samples.GameServer.Persistence;
 using Stellar.Store.Samples.GameServer.Protocol;
@@ -93,7 +94,8 @@ internal sealed partial class World
 
             // A plain write to a collection that units write too: safe because the account's creation unit, and every
             // unit of its last session, were stored before this login could begin (see LeaveWorld).
-            write = _store.UpsertAccountAsync(new AccountRecord(loaded.Account, player.Id, state.Account!.Logins + 1, now));
+            Debug.Assert(state.Account is not null, "a character is only read through its account");
+            write = _store.UpsertAccountAsync(new AccountRecord(loaded.Account, player.Id, state.Account.Logins + 1, now));
         }
         else
         {
