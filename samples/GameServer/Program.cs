@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Net;
 using Stellar.Store;
+using Stellar.Store.Samples.GameServer.Persistence;
 using Stellar.Store.Samples.GameServer.Running;
 
 var bots = new Option<int>("--bots") { Description = "Bots to run.", DefaultValueFactory = _ => 200 };
@@ -37,7 +38,7 @@ var idleGc = new Option<long>("--idle-gc-bytes")
     HelpName = "bytes",
 };
 var serve = new Option<bool>("--serve") { Description = "Run the server only, for real clients, until Ctrl+C." };
-var verify = new Option<string?>("--verify") { Description = "Open an existing store, check its invariants, and exit (0: OK, 1: failed, 2: no store).", HelpName = "dir" };
+var verify = new Option<string?>("--verify") { Description = "Open an existing store, check its invariants, and exit (0: OK, 1: failed, 2: no store, or one of an older layout).", HelpName = "dir" };
 
 var root = new RootCommand(
     "Stellar.Store sample game server: a 20 Hz TCP game server that keeps every change in the store, driven by bots. " +
@@ -73,18 +74,26 @@ root.SetAction(async (parsed, cancellationToken) =>
         IdleCollectBytes = Math.Max(0, parsed.GetValue(idleGc)),
     };
 
-    if (serving)
+    try
     {
-        return await ServeMode.RunAsync(options, Console.Out, cancellationToken);
-    }
+        if (serving)
+        {
+            return await ServeMode.RunAsync(options, Console.Out, cancellationToken);
+        }
 
-    if (parsed.GetValue(compare))
+        if (parsed.GetValue(compare))
+        {
+            return await CompareMode.RunAsync(options, Console.Out, cancellationToken);
+        }
+
+        var result = await GameRun.RunAsync(options, Console.Out, cancellationToken);
+        return result.Succeeded ? 0 : 1;
+    }
+    catch (OlderLayoutException e)
     {
-        return await CompareMode.RunAsync(options, Console.Out, cancellationToken);
+        Console.Error.WriteLine(e.Message);
+        return 2;
     }
-
-    var result = await GameRun.RunAsync(options, Console.Out, cancellationToken);
-    return result.Succeeded ? 0 : 1;
 });
 
 return await root.Parse(args).InvokeAsync();

@@ -24,7 +24,10 @@ public sealed class GameRunTests : IDisposable
         Assert.Equal(20, result.Bots.LoggedIn);
         Assert.Equal(20, result.Bots.LoggedOut);
         Assert.Equal(20, result.Verification.Characters);
+        Assert.Equal(20, result.Verification.Accounts);
         Assert.Equal(20, result.Reopened.Accounts);
+        Assert.True(result.Live.Ok, string.Join("; ", result.Live.Failures));
+        Assert.Equal((result.Live.TotalGold, result.Live.LedgerEntries), (result.Verification.TotalGold, result.Verification.LedgerEntries));
 
         // Trades happened, and every one acknowledged to a bot is in the reopened store (checked by the verifier).
         Assert.NotEmpty(result.Bots.AcknowledgedTrades);
@@ -73,7 +76,7 @@ public sealed class GameRunTests : IDisposable
         Assert.True(result.Succeeded);
         var reopened = Assert.IsType<StoreVerification>(result.Reopened);
         var economy = reopened.Economy;
-        Assert.Equal(reopened.Accounts + reopened.Scores + reopened.Chunks + economy.Characters + economy.Items + economy.LedgerEntries + economy.Trades, result.Memory.LiveRecords);
+        Assert.Equal(reopened.Accounts + reopened.Positions + reopened.Scores + reopened.Chunks + economy.Characters + economy.Items + economy.LedgerEntries + economy.Trades, result.Memory.LiveRecords);
         Assert.True(result.Memory.ResidentBytes >= result.Memory.ManagedHeapBytes, "the resident set holds the managed heap");
     }
 

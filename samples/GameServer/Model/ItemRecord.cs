@@ -2,7 +2,7 @@ using MessagePack;
 
 namespace Stellar.Store.Samples.GameServer.Model;
 
-/// <summary>An item. It exists once, in the inventory of its owner.</summary>
+/// <summary>An item (collection <c>items</c>, keyed by id). It exists once, in the inventory of its owner.</summary>
 /// <param name="Id">The item id.</param>
 /// <param name="OwnerId">The character carrying it.</param>
 /// <param name="Kind">What it is, for display.</param>
@@ -12,9 +12,4 @@ public sealed record ItemRecord(
     [property: Key(0)] long Id,
     [property: Key(1)] long OwnerId,
     [property: Key(2)] string Kind,
-    [property: Key(3)] int Tier) : EconomyRecord
-{
-    /// <inheritdoc/>
-    [IgnoreMember]
-    public override EconomyKey Key => new(EconomyKind.Item, Id);
-}
+    [property: Key(3)] int Tier);

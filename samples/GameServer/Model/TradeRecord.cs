@@ -4,8 +4,8 @@ namespace Stellar.Store.Samples.GameServer.Model;
 
 /// <summary>
 /// A completed trade: the buyer paid <see cref="Gold"/> and gave <see cref="ItemToSeller"/> (0: none) for the
-/// seller's <see cref="ItemToBuyer"/>. Written in the same atomic batch as both characters, both items and both
-/// ledger legs.
+/// seller's <see cref="ItemToBuyer"/> (collection <c>trades</c>, keyed by id). Written in the same unit as both
+/// characters, both items and both ledger legs.
 /// </summary>
 /// <param name="Id">The trade id, which the server acknowledges to the buyer's client.</param>
 /// <param name="BuyerId">The character that asked for the trade.</param>
@@ -24,9 +24,4 @@ public sealed record TradeRecord(
     [property: Key(4)] long ItemToBuyer,
     [property: Key(5)] long ItemToSeller,
     [property: Key(6)] long BuyerLedgerId,
-    [property: Key(7)] long SellerLedgerId) : EconomyRecord
-{
-    /// <inheritdoc/>
-    [IgnoreMember]
-    public override EconomyKey Key => new(EconomyKind.Trade, Id);
-}
+    [property: Key(7)] long SellerLedgerId);

@@ -1,4 +1,5 @@
 using Stellar.Store.Samples.GameServer.Model;
+using Stellar.Store.Samples.GameServer.Verification;
 
 namespace Stellar.Store.Samples.GameServer.Persistence;
 
@@ -9,7 +10,9 @@ namespace Stellar.Store.Samples.GameServer.Persistence;
 /// <remarks>
 /// Thread safety: every member may be called from any thread. Reads never wait for writes. Writes are called on
 /// the tick thread and return at once; their tasks complete when the write is stored (as durable as the store's
-/// mode promises). Writes to one collection are applied in the order they were called.
+/// mode promises). Units (<see cref="WriteAsync"/>) are applied in the order they were called, and so are the plain
+/// writes to one collection; a unit and a plain write are not ordered with each other, so the game never writes a
+/// collection both ways at once (see <see cref="UpsertAccountAsync"/>).
 /// </remarks>
 internal interface IGameStore : IAsyncDisposable
 {
@@ -26,7 +29,9 @@ internal interface IGameStore : IAsyncDisposable
 
     CharacterRecord? GetCharacter(long id);
 
-    /// <summary>The items whose owner is <paramref name="characterId"/>: a query over the economy.</summary>
+    PositionRecord? GetPosition(long characterId);
+
+    /// <summary>The items whose owner is <paramref name="characterId"/>: a query over the items.</summary>
     IReadOnlyList<ItemRecord> ItemsOwnedBy(long characterId);
 
     ScoreRecord? GetScore(long characterId);
@@ -36,12 +41,22 @@ internal interface IGameStore : IAsyncDisposable
     /// <summary>The best <paramref name="count"/> scores, read from one snapshot.</summary>
     IReadOnlyList<ScoreRecord> TopScores(int count);
 
-    /// <summary>The largest id used so far (economy ids and accounts' character ids), to continue the id sequence.</summary>
+    /// <summary>The largest id used so far (every economy id and the accounts' character ids), to continue the id sequence.</summary>
     long HighestId();
 
-    Task WriteEconomyAsync(EconomyBatch batch);
+    /// <summary>The economy as of one consistent cut: every unit in it whole or not at all.</summary>
+    VerificationResult Verify(IReadOnlyCollection<long>? acknowledgedTrades = null);
 
+    /// <summary>Stores <paramref name="unit"/> atomically across its collections; a rejection stores nothing of it.</summary>
+    Task WriteAsync(GameUnit unit);
+
+    /// <summary>
+    /// Stores an account's new login count. Only for an account whose creation unit is stored: the game lets an account
+    /// log in again only once every write of its last session is, so this plain write never overtakes that unit.
+    /// </summary>
     Task UpsertAccountAsync(AccountRecord account);
+
+    Task UpsertPositionAsync(PositionRecord position);
 
     Task UpsertScoreAsync(ScoreRecord score);
 

@@ -1,19 +1,26 @@
 using System.Collections.Concurrent;
 using Stellar.Store.Samples.GameServer.Model;
+using Stellar.Store.Samples.GameServer.Verification;
 
 namespace Stellar.Store.Samples.GameServer.Persistence;
 
 /// <summary>
 /// The same game state in dictionaries, kept only in memory: the baseline that shows what persistence costs the
-/// tick. Its writes complete at once; an economy batch is applied under a lock, so it is atomic too.
+/// tick. Its writes complete at once. A unit is checked whole and then applied under one lock over the economy's
+/// dictionaries, so it is atomic across them, is rejected as the store rejects it (a duplicate insert, a missing
+/// update), and a reader under the lock sees it whole or not at all, as a store snapshot does.
 /// </summary>
 internal sealed class MemoryGameStore : IGameStore
 {
-    private readonly ConcurrentDictionary<string, AccountRecord> _accounts = new(StringComparer.Ordinal);
+    private readonly Lock _economyLock = new();
+    private readonly Dictionary<string, AccountRecord> _accounts = new(StringComparer.Ordinal);
+    private readonly Dictionary<long, CharacterRecord> _characters = new();
+    private readonly Dictionary<long, ItemRecord> _items = new();
+    private readonly Dictionary<long, LedgerEntry> _ledger = new();
+    private readonly Dictionary<long, TradeRecord> _trades = new();
+    private readonly ConcurrentDictionary<long, PositionRecord> _positions = new();
     private readonly ConcurrentDictionary<long, ScoreRecord> _leaderboard = new();
     private readonly ConcurrentDictionary<long, ChunkRecord> _chunks = new();
-    private readonly Dictionary<EconomyKey, EconomyRecord> _economy = new();
-    private readonly Lock _economyLock = new();
 
     public string Description => "in-memory dictionaries (--no-persistence: nothing is stored)";
 
@@ -25,26 +32,35 @@ internal sealed class MemoryGameStore : IGameStore
         {
             lock (_economyLock)
             {
-                return _accounts.Count + _leaderboard.Count + _chunks.Count + _economy.Count;
+                return _accounts.Count + _characters.Count + _items.Count + _ledger.Count + _trades.Count +
+                    _positions.Count + _leaderboard.Count + _chunks.Count;
             }
         }
     }
 
-    public AccountRecord? GetAccount(string name) => _accounts.GetValueOrDefault(name);
+    public AccountRecord? GetAccount(string name)
+    {
+        lock (_economyLock)
+        {
+            return _accounts.GetValueOrDefault(name);
+        }
+    }
 
     public CharacterRecord? GetCharacter(long id)
     {
         lock (_economyLock)
         {
-            return _economy.GetValueOrDefault(new EconomyKey(EconomyKind.Character, id)) as CharacterRecord;
+            return _characters.GetValueOrDefault(id);
         }
     }
+
+    public PositionRecord? GetPosition(long characterId) => _positions.GetValueOrDefault(characterId);
 
     public IReadOnlyList<ItemRecord> ItemsOwnedBy(long characterId)
     {
         lock (_economyLock)
         {
-            return _economy.Values.OfType<ItemRecord>().Where(i => i.OwnerId == characterId).ToList();
+            return _items.Values.Where(i => i.OwnerId == characterId).ToList();
         }
     }
 
@@ -59,39 +75,40 @@ internal sealed class MemoryGameStore : IGameStore
     {
         lock (_economyLock)
         {
-            return Math.Max(_economy.Keys.Select(k => k.Id).DefaultIfEmpty(0).Max(), _accounts.Values.Select(a => a.CharacterId).DefaultIfEmpty(0).Max());
+            return _characters.Keys.Concat(_items.Keys).Concat(_ledger.Keys).Concat(_trades.Keys)
+                .Concat(_accounts.Values.Select(a => a.CharacterId)).DefaultIfEmpty(0).Max();
         }
     }
 
-    /// <summary>A copy of every economy record, for verification.</summary>
-    public IReadOnlyList<EconomyRecord> Economy()
+    public VerificationResult Verify(IReadOnlyCollection<long>? acknowledgedTrades = null)
     {
+        EconomyState state;
         lock (_economyLock)
         {
-            return _economy.Values.ToList();
+            state = new EconomyState(_accounts.Values.ToList(), _characters.Values.ToList(), _items.Values.ToList(), _ledger.Values.ToList(), _trades.Values.ToList());
         }
+
+        return EconomyVerifier.Verify(state, acknowledgedTrades);
     }
 
-    public Task WriteEconomyAsync(EconomyBatch batch)
+    public Task WriteAsync(GameUnit unit)
     {
         lock (_economyLock)
         {
-            // Checked first so that a rejected batch changes nothing, as in the store.
-            var duplicate = batch.Inserts.Find(r => _economy.ContainsKey(r.Key));
-            if (duplicate is not null)
+            // Checked whole first, so that a rejected unit changes nothing, as in the store.
+            if (Rejection(unit) is { } rejection)
             {
-                return Task.FromException(new InvalidOperationException($"Economy key {duplicate.Key} exists."));
+                return Task.FromException(rejection);
             }
 
-            foreach (var record in batch.Inserts.Concat(batch.Upserts))
-            {
-                _economy[record.Key] = record;
-            }
-
-            foreach (var key in batch.Deletes)
-            {
-                _economy.Remove(key);
-            }
+            unit.NewAccounts.ForEach(a => _accounts.Add(a.Name, a));
+            unit.NewCharacters.ForEach(c => _characters.Add(c.Id, c));
+            unit.Characters.ForEach(c => _characters[c.Id] = c);
+            unit.NewItems.ForEach(i => _items.Add(i.Id, i));
+            unit.Items.ForEach(i => _items[i.Id] = i);
+            unit.DeletedItems.ForEach(id => _items.Remove(id));
+            unit.Ledger.ForEach(l => _ledger.Add(l.Id, l));
+            unit.Trades.ForEach(t => _trades.Add(t.Id, t));
         }
 
         return Task.CompletedTask;
@@ -99,7 +116,17 @@ internal sealed class MemoryGameStore : IGameStore
 
     public Task UpsertAccountAsync(AccountRecord account)
     {
-        _accounts[account.Name] = account;
+        lock (_economyLock)
+        {
+            _accounts[account.Name] = account;
+        }
+
+        return Task.CompletedTask;
+    }
+
+    public Task UpsertPositionAsync(PositionRecord position)
+    {
+        _positions[position.CharacterId] = position;
         return Task.CompletedTask;
     }
 
@@ -116,4 +143,26 @@ internal sealed class MemoryGameStore : IGameStore
     }
 
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+
+    /// <summary>What the store would reject the unit with, or null. The game never writes one key twice in a unit.</summary>
+    private Exception? Rejection(GameUnit unit)
+    {
+        var duplicate =
+            unit.NewAccounts.Where(a => _accounts.ContainsKey(a.Name)).Select(a => $"account '{a.Name}'")
+            .Concat(unit.NewCharacters.Where(c => _characters.ContainsKey(c.Id)).Select(c => $"character {c.Id}"))
+            .Concat(unit.NewItems.Where(i => _items.ContainsKey(i.Id)).Select(i => $"item {i.Id}"))
+            .Concat(unit.Ledger.Where(l => _ledger.ContainsKey(l.Id)).Select(l => $"ledger entry {l.Id}"))
+            .Concat(unit.Trades.Where(t => _trades.ContainsKey(t.Id)).Select(t => $"trade {t.Id}"))
+            .FirstOrDefault();
+        if (duplicate is not null)
+        {
+            return new InvalidOperationException($"The unit inserts {duplicate}, which exists; nothing of it was applied.");
+        }
+
+        var missing =
+            unit.Characters.Where(c => !_characters.ContainsKey(c.Id)).Select(c => $"character {c.Id}")
+            .Concat(unit.Items.Where(i => !_items.ContainsKey(i.Id)).Select(i => $"item {i.Id}"))
+            .FirstOrDefault();
+        return missing is null ? null : new KeyNotFoundException($"The unit updates {missing}, which does not exist; nothing of it was applied.");
+    }
 }

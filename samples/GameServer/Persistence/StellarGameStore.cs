@@ -1,40 +1,56 @@
 using Stellar.Store.Samples.GameServer.Model;
+using Stellar.Store.Samples.GameServer.Verification;
 
 namespace Stellar.Store.Samples.GameServer.Persistence;
 
-/// <summary>The game's state in a Stellar.Store directory (LZ4-compressed blocks).</summary>
+/// <summary>The game's state in a Stellar.Store directory (LZ4-compressed blocks), one collection per kind of record.</summary>
 internal sealed class StellarGameStore : IGameStore
 {
     private readonly StellarStore _store;
     private readonly GameCollections _collections;
 
-    private StellarGameStore(StellarStore store)
+    private StellarGameStore(StellarStore store, GameCollections collections)
     {
         _store = store;
-        _collections = new GameCollections(store);
+        _collections = collections;
     }
 
     public string Description => $"Stellar.Store ({_store.Options.Durability}, LZ4)";
 
     public string? Directory => _store.Path;
 
-    public long LiveRecords =>
-        _collections.Accounts.Count + _collections.Economy.Count + _collections.Leaderboard.Count + _collections.Chunks.Count;
+    public long LiveRecords => _collections.Count;
 
+    /// <exception cref="OlderLayoutException">The directory holds a store of the older layout; it is closed unchanged in its records.</exception>
     public static async Task<StellarGameStore> OpenAsync(string directory, Durability durability)
     {
-        var store = await StellarStore.OpenAsync(directory, new StoreOptions { Durability = durability, Compression = Compression.Lz4 })
-            .ConfigureAwait(false);
-        return new StellarGameStore(store);
+        var store = await StellarStore.OpenAsync(directory, Options(durability)).ConfigureAwait(false);
+        try
+        {
+            return Over(store);
+        }
+        catch
+        {
+            await store.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
     }
+
+    /// <summary>The options the game opens its store with.</summary>
+    public static StoreOptions Options(Durability durability) => new() { Durability = durability, Compression = Compression.Lz4 };
+
+    /// <summary>The game's state in <paramref name="store"/>, already open (on any storage); disposing the game store disposes it.</summary>
+    /// <exception cref="OlderLayoutException">The store is of the older layout; the caller still owns it.</exception>
+    public static StellarGameStore Over(StellarStore store) => new(store, GameCollections.Open(store));
 
     public AccountRecord? GetAccount(string name) => _collections.Accounts.Get(name);
 
-    public CharacterRecord? GetCharacter(long id) =>
-        _collections.Economy.Get(new EconomyKey(EconomyKind.Character, id)) as CharacterRecord;
+    public CharacterRecord? GetCharacter(long id) => _collections.Characters.Get(id);
+
+    public PositionRecord? GetPosition(long characterId) => _collections.Positions.Get(characterId);
 
     public IReadOnlyList<ItemRecord> ItemsOwnedBy(long characterId) =>
-        _collections.Economy.Query(r => r is ItemRecord item && item.OwnerId == characterId).Cast<ItemRecord>().ToList();
+        _collections.Items.Query(i => i.OwnerId == characterId).ToList();
 
     public ScoreRecord? GetScore(long characterId) => _collections.Leaderboard.Get(characterId);
 
@@ -48,30 +64,84 @@ internal sealed class StellarGameStore : IGameStore
 
     public long HighestId()
     {
-        var economy = _collections.Economy.Query().Select(r => r.Key.Id).DefaultIfEmpty(0).Max();
-        var accounts = _collections.Accounts.Query().Select(a => a.CharacterId).DefaultIfEmpty(0).Max();
-        return Math.Max(economy, accounts);
+        var c = _collections;
+        return new[]
+        {
+            c.Characters.Query().Select(r => r.Id).DefaultIfEmpty(0).Max(),
+            c.Items.Query().Select(r => r.Id).DefaultIfEmpty(0).Max(),
+            c.Ledger.Query().Select(r => r.Id).DefaultIfEmpty(0).Max(),
+            c.Trades.Query().Select(r => r.Id).DefaultIfEmpty(0).Max(),
+            c.Accounts.Query().Select(a => a.CharacterId).DefaultIfEmpty(0).Max(),
+        }.Max();
     }
 
-    public Task WriteEconomyAsync(EconomyBatch batch) => _collections.Economy.WriteAsync(b =>
+    public VerificationResult Verify(IReadOnlyCollection<long>? acknowledgedTrades = null) =>
+        Verify(_store, _collections, acknowledgedTrades);
+
+    /// <summary>
+    /// Verifies the economy through one store snapshot: read collection by collection without it, a unit committed
+    /// between two reads would show half (a character's new gold without its ledger entry).
+    /// </summary>
+    internal static VerificationResult Verify(StellarStore store, GameCollections collections, IReadOnlyCollection<long>? acknowledgedTrades)
     {
-        foreach (var record in batch.Inserts)
+        using var cut = store.Snapshot();
+        var state = new EconomyState(
+            cut.Of(collections.Accounts).Query(),
+            cut.Of(collections.Characters).Query(),
+            cut.Of(collections.Items).Query(),
+            cut.Of(collections.Ledger).Query(),
+            cut.Of(collections.Trades).Query());
+        return EconomyVerifier.Verify(state, acknowledgedTrades);
+    }
+
+    public Task WriteAsync(GameUnit unit) => _store.WriteAsync(tx =>
+    {
+        // A collection the unit does not touch gets no batch: the fewer collections, the fewer writers take part.
+        var c = _collections;
+        foreach (var account in unit.NewAccounts)
         {
-            b.Insert(record);
+            tx.In(c.Accounts).Insert(account);
         }
 
-        foreach (var record in batch.Upserts)
+        foreach (var character in unit.NewCharacters)
         {
-            b.Upsert(record);
+            tx.In(c.Characters).Insert(character);
         }
 
-        foreach (var key in batch.Deletes)
+        foreach (var character in unit.Characters)
         {
-            b.Delete(key);
+            tx.In(c.Characters).Update(character);
+        }
+
+        foreach (var item in unit.NewItems)
+        {
+            tx.In(c.Items).Insert(item);
+        }
+
+        foreach (var item in unit.Items)
+        {
+            tx.In(c.Items).Update(item);
+        }
+
+        foreach (var id in unit.DeletedItems)
+        {
+            tx.In(c.Items).Delete(id);
+        }
+
+        foreach (var entry in unit.Ledger)
+        {
+            tx.In(c.Ledger).Insert(entry);
+        }
+
+        foreach (var trade in unit.Trades)
+        {
+            tx.In(c.Trades).Insert(trade);
         }
     });
 
     public Task UpsertAccountAsync(AccountRecord account) => _collections.Accounts.UpsertAsync(account);
+
+    public Task UpsertPositionAsync(PositionRecord position) => _collections.Positions.UpsertAsync(position);
 
     public Task UpsertScoreAsync(ScoreRecord score) => _collections.Leaderboard.UpsertAsync(score);
 

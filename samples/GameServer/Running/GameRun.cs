@@ -26,6 +26,7 @@ internal static class GameRun
         BotReport bots;
         TimeSpan played;
         MemoryReport memoryReport;
+        VerificationResult live;
         var gc = MemoryReport.Start();
         try
         {
@@ -40,31 +41,39 @@ internal static class GameRun
             await stopStatus.CancelAsync().ConfigureAwait(false);
             await status.ConfigureAwait(false);
         }
-        finally
+        catch
         {
             await server.StopAsync().ConfigureAwait(false);
+            await store.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
 
+        await server.StopAsync().ConfigureAwait(false);
+        try
+        {
             // Measured with the server stopped, so the full collection it forces delays no tick, and with the store
             // still open, so its records are in the heap.
             memoryReport = MemoryReport.Measure(gc, store.LiveRecords);
+
+            // The live state first, through one consistent cut of the open store; then, below, as a reopen recovers it.
+            live = store.Verify(bots.AcknowledgedTrades);
+        }
+        finally
+        {
             await store.DisposeAsync().ConfigureAwait(false);
         }
 
         var sizeOnDisk = storeDirectory?.SizeOnDisk() ?? 0;
         var files = storeDirectory?.FileCount() ?? 0;
         StoreVerification? reopened = null;
-        VerificationResult verification;
-        if (store is MemoryGameStore memory)
-        {
-            verification = EconomyVerifier.Verify(memory.Economy(), bots.AcknowledgedTrades);
-        }
-        else
+        var verification = live;
+        if (storeDirectory is not null)
         {
             reopened = await StoreVerifier.VerifyAsync(data.Path, bots.AcknowledgedTrades).ConfigureAwait(false);
             verification = reopened.Economy;
         }
 
-        var result = new RunResult(bots, played, server.Ticks.Summarize(), server.Tracker.Fault, verification, reopened, memoryReport);
+        var result = new RunResult(bots, played, server.Ticks.Summarize(), server.Tracker.Fault, live, verification, reopened, memoryReport);
         Summary.Print(output, options, store.Description, result, server.Writes, sizeOnDisk, files);
         return result;
     }

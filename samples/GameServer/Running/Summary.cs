@@ -56,12 +56,21 @@ internal static class Summary
 
     private static void PrintVerification(TextWriter output, RunResult result)
     {
-        var v = result.Verification;
-        var where = result.Reopened is { } r
-            ? $"after reopening the store ({r.OpenTime.TotalMilliseconds:N0} ms to open; {r.Accounts:N0} accounts, {r.Scores:N0} scores, {r.Chunks:N0} chunks)"
-            : "in memory (nothing was stored)";
+        if (result.Reopened is { } r)
+        {
+            Print(output, "in the open store, through one store snapshot", result.Live);
+            Print(output, $"after reopening the store ({r.OpenTime.TotalMilliseconds:N0} ms to open; {r.Positions:N0} positions, {r.Scores:N0} scores, {r.Chunks:N0} chunks)", result.Verification);
+        }
+        else
+        {
+            Print(output, "in memory (nothing was stored)", result.Verification);
+        }
+    }
+
+    private static void Print(TextWriter output, string where, VerificationResult v)
+    {
         output.WriteLine($"verification   {where}: {(v.Ok ? "OK" : "FAILED")}");
-        output.WriteLine($"               gold {v.TotalGold:N0} = ledger sum {v.LedgerSum:N0} over {v.LedgerEntries:N0} entries, {v.Characters:N0} characters; " +
+        output.WriteLine($"               {v.Accounts:N0} accounts each with its character; gold {v.TotalGold:N0} = ledger sum {v.LedgerSum:N0} over {v.LedgerEntries:N0} entries, {v.Characters:N0} characters; " +
             $"{v.Items:N0} items each in exactly one inventory; {v.Trades:N0} trades each with both ledger legs");
         foreach (var failure in v.Failures)
         {

@@ -1,3 +1,4 @@
+using Stellar.Store.Samples.GameServer.Persistence;
 using Stellar.Store.Samples.GameServer.Verification;
 
 namespace Stellar.Store.Samples.GameServer.Running;
@@ -12,7 +13,7 @@ internal static class VerifyMode
         {
             verification = await StoreVerifier.VerifyAsync(directory).ConfigureAwait(false);
         }
-        catch (Exception e) when (e is DirectoryNotFoundException or StellarStoreException)
+        catch (Exception e) when (e is DirectoryNotFoundException or StellarStoreException or OlderLayoutException)
         {
             output.WriteLine($"cannot verify '{directory}': {e.Message}");
             return 2;
@@ -20,8 +21,9 @@ internal static class VerifyMode
 
         var v = verification.Economy;
         output.WriteLine($"opened '{directory}' in {verification.OpenTime.TotalMilliseconds:N0} ms (torn tail cut: {verification.TruncatedBytes} bytes); " +
-            $"{verification.Accounts:N0} accounts, {verification.Scores:N0} scores, {verification.Chunks:N0} chunks");
-        output.WriteLine($"gold {v.TotalGold:N0} = ledger sum {v.LedgerSum:N0} over {v.LedgerEntries:N0} entries, {v.Characters:N0} characters, {v.Items:N0} items, {v.Trades:N0} trades");
+            $"{verification.Accounts:N0} accounts, {verification.Positions:N0} positions, {verification.Scores:N0} scores, {verification.Chunks:N0} chunks");
+        output.WriteLine("read through one store snapshot: every unit across collections is in it whole or not at all");
+        output.WriteLine($"{v.Accounts:N0} accounts each with its character; gold {v.TotalGold:N0} = ledger sum {v.LedgerSum:N0} over {v.LedgerEntries:N0} entries, {v.Characters:N0} characters, {v.Items:N0} items, {v.Trades:N0} trades");
         foreach (var failure in v.Failures)
         {
             output.WriteLine($"FAILED: {failure}");

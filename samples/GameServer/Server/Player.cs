@@ -5,13 +5,13 @@ namespace Stellar.Store.Samples.GameServer.Server;
 /// <summary>An online character: the authoritative, mutable state the tick works on. Tick thread only.</summary>
 internal sealed class Player
 {
-    public Player(CharacterRecord record, IEnumerable<ItemRecord> items, long bestScore, Session session)
+    public Player(CharacterRecord record, PositionRecord position, IEnumerable<ItemRecord> items, long bestScore, Session session)
     {
         Id = record.Id;
         Name = record.Name;
         Gold = record.Gold;
-        X = record.X;
-        Y = record.Y;
+        X = position.X;
+        Y = position.Y;
         Items = items.ToList();
         BestScore = bestScore;
         Session = session;
@@ -34,13 +34,22 @@ internal sealed class Player
 
     public Session Session { get; }
 
-    /// <summary>Whether the position changed since the character was last written.</summary>
+    /// <summary>Whether the position changed since it was last written.</summary>
     public bool Moved { get; set; }
 
-    /// <summary>The character as it is now, to store; clears <see cref="Moved"/>, since the record carries the position.</summary>
-    public CharacterRecord ToRecord()
+    /// <summary>
+    /// The last unit that changed this character (its own or a trade partner's): units are stored in the order they
+    /// were issued, so once it is stored, every earlier change of the character is too.
+    /// </summary>
+    public Task LastUnit { get; set; } = Task.CompletedTask;
+
+    /// <summary>The character as it is now, to store in a unit.</summary>
+    public CharacterRecord ToRecord() => new(Id, Name, Gold, Items.ConvertAll(i => i.Id).ToArray());
+
+    /// <summary>The position as it is now, to store; clears <see cref="Moved"/>.</summary>
+    public PositionRecord ToPosition()
     {
         Moved = false;
-        return new CharacterRecord(Id, Name, Gold, X, Y, Items.ConvertAll(i => i.Id).ToArray());
+        return new PositionRecord(Id, X, Y);
     }
 }

@@ -15,22 +15,16 @@ internal static class Warmup
     {
         // The store serializes records through the contractless standard resolver; the wire uses the standard one.
         var options = ContractlessStandardResolver.Options;
-        EconomyRecord[] records =
-        [
-            new CharacterRecord(1, "warmup", 1, 0, 0, [1]),
-            new ItemRecord(1, 1, "warmup", 1),
-            new LedgerEntry(1, 1, 1, LedgerReason.Grant, 0),
-            new TradeRecord(1, 1, 2, 1, 1, 0, 1, 2),
-        ];
-        foreach (var record in records)
-        {
-            MessagePackSerializer.Deserialize<EconomyRecord>(MessagePackSerializer.Serialize(record, options), options);
-            MessagePackSerializer.Serialize(record.Key, options);
-        }
-
-        MessagePackSerializer.Serialize(new AccountRecord("warmup", 1, 1, DateTime.UtcNow), options);
-        MessagePackSerializer.Serialize(new ScoreRecord(1, "warmup", 1), options);
-        MessagePackSerializer.Serialize(new ChunkRecord(1, 1, [0]), options);
+        RoundTrip(new CharacterRecord(1, "warmup", 1, [1]), options);
+        RoundTrip(new ItemRecord(1, 1, "warmup", 1), options);
+        RoundTrip(new LedgerEntry(1, 1, 1, LedgerReason.Grant, 0), options);
+        RoundTrip(new TradeRecord(1, 1, 2, 1, 1, 0, 1, 2), options);
+        RoundTrip(new PositionRecord(1, 0, 0), options);
+        RoundTrip(new AccountRecord("warmup", 1, 1, DateTime.UtcNow), options);
+        RoundTrip(new ScoreRecord(1, "warmup", 1), options);
+        RoundTrip(new ChunkRecord(1, 1, [0]), options);
+        MessagePackSerializer.Serialize(1L, options);
+        MessagePackSerializer.Serialize("warmup", options);
 
         GameProtocol.Message[] messages =
         [
@@ -43,4 +37,7 @@ internal static class Warmup
             Framing.Encode(message);
         }
     }
+
+    private static void RoundTrip<T>(T record, MessagePackSerializerOptions options) =>
+        MessagePackSerializer.Deserialize<T>(MessagePackSerializer.Serialize(record, options), options);
 }

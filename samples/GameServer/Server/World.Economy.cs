@@ -5,8 +5,8 @@ using Stellar.Store.Samples.GameServer.Protocol;
 namespace Stellar.Store.Samples.GameServer.Server;
 
 /// <summary>
-/// Play that changes gold or items. Each action is one atomic batch holding every character, item and ledger
-/// entry it touches, so the stored gold always equals the stored ledger, whatever moment a crash picks.
+/// Play that changes gold or items. Each action is one unit across the collections it touches (characters, items,
+/// ledger, trades), so the stored gold always equals the stored ledger, whatever moment a crash picks.
 /// </summary>
 internal sealed partial class World
 {
@@ -34,10 +34,12 @@ internal sealed partial class World
         var gold = 1 + _random.Next(20);
         player.Items.Add(item);
         player.Gold += gold;
-        var write = _store.WriteEconomyAsync(new EconomyBatch()
-            .Upsert(player.ToRecord())
-            .Insert(item)
-            .Insert(new LedgerEntry(NextId(), player.Id, gold, LedgerReason.Loot, 0)));
+        var write = Write(
+            new GameUnit()
+                .Update(player.ToRecord())
+                .Insert(item)
+                .Insert(new LedgerEntry(NextId(), player.Id, gold, LedgerReason.Loot, 0)),
+            player);
         ReplyWhenStored(write, WriteKind.Loot, player.Session, new GameProtocol.Looted(loot.RequestId, item.Id, gold));
     }
 
@@ -55,18 +57,21 @@ internal sealed partial class World
         player.Items.RemoveRange(0, 2);
         player.Items.Add(made);
         player.Gold -= CraftFee;
-        var write = _store.WriteEconomyAsync(new EconomyBatch()
-            .Upsert(player.ToRecord())
-            .Delete(first.Key)
-            .Delete(second.Key)
-            .Insert(made)
-            .Insert(new LedgerEntry(NextId(), player.Id, -CraftFee, LedgerReason.CraftFee, 0)));
+        var write = Write(
+            new GameUnit()
+                .Update(player.ToRecord())
+                .DeleteItem(first.Id)
+                .DeleteItem(second.Id)
+                .Insert(made)
+                .Insert(new LedgerEntry(NextId(), player.Id, -CraftFee, LedgerReason.CraftFee, 0)),
+            player);
         ReplyWhenStored(write, WriteKind.Craft, player.Session, new GameProtocol.Crafted(craft.RequestId, made.Id, made.Tier));
     }
 
     /// <summary>
     /// The buyer pays gold and gives one of its items (if it has any) for one of the seller's. Both characters,
-    /// both items, both ledger legs and the trade record are one atomic batch: a trade is stored whole or not at all.
+    /// both items, both ledger legs and the trade record are one unit across four collections: a trade is stored whole
+    /// or not at all.
     /// </summary>
     private void Trade(Player buyer, GameProtocol.Trade trade)
     {
@@ -83,27 +88,27 @@ internal sealed partial class World
         var tradeId = NextId();
         var record = new TradeRecord(tradeId, buyer.Id, seller.Id, gold, toBuyer.Id, toSeller?.Id ?? 0, NextId(), NextId());
 
-        var batch = new EconomyBatch();
+        var unit = new GameUnit();
         seller.Items.Remove(toBuyer);
         var received = toBuyer with { OwnerId = buyer.Id };
         buyer.Items.Add(received);
-        batch.Upsert(received);
+        unit.Update(received);
         if (toSeller is not null)
         {
             buyer.Items.Remove(toSeller);
             var given = toSeller with { OwnerId = seller.Id };
             seller.Items.Add(given);
-            batch.Upsert(given);
+            unit.Update(given);
         }
 
         buyer.Gold -= gold;
         seller.Gold += gold;
-        batch.Upsert(buyer.ToRecord())
-            .Upsert(seller.ToRecord())
+        unit.Update(buyer.ToRecord())
+            .Update(seller.ToRecord())
             .Insert(new LedgerEntry(record.BuyerLedgerId, buyer.Id, -gold, LedgerReason.TradePaid, tradeId))
             .Insert(new LedgerEntry(record.SellerLedgerId, seller.Id, gold, LedgerReason.TradeReceived, tradeId))
             .Insert(record);
-        ReplyWhenStored(_store.WriteEconomyAsync(batch), WriteKind.Trade, buyer.Session, new GameProtocol.Traded(trade.RequestId, tradeId, seller.Id));
+        ReplyWhenStored(Write(unit, buyer, seller), WriteKind.Trade, buyer.Session, new GameProtocol.Traded(trade.RequestId, tradeId, seller.Id));
     }
 
     private Player? FindSeller(Player buyer)

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Stellar.Store.Samples.GameServer.Model;
 using Stellar.Store.Samples.GameServer.Persistence;
 using Stellar.Store.Samples.GameServer.Protocol;
@@ -45,14 +46,15 @@ internal sealed partial class World
         });
     }
 
-    /// <summary>Off the tick: point reads of the account, character and score, and a query for the items.</summary>
+    /// <summary>Off the tick: point reads of the account, character, position and score, and a query for the items.</summary>
     private LoginState Load(string account)
     {
         var record = _store.GetAccount(account);
         var character = record is null ? null : _store.GetCharacter(record.CharacterId);
+        var position = character is null ? null : _store.GetPosition(character.Id);
         var items = character is null ? Array.Empty<ItemRecord>() : _store.ItemsOwnedBy(character.Id);
         var score = character is null ? null : _store.GetScore(character.Id);
-        return new LoginState(record, character, items, score?.Score ?? 0);
+        return new LoginState(record, character, position, items, score?.Score ?? 0);
     }
 
     private void CompleteLogin(Inbound.LoginLoaded loaded)
@@ -71,31 +73,46 @@ internal sealed partial class World
             return;
         }
 
+        if (state.Account is { } stored && state.Character is null)
+        {
+            // Never written by this game: an account and its character are one unit. Refused rather than papered over.
+            session.Send(new GameProtocol.Refused(loaded.RequestId, $"account '{stored.Name}' has no character {stored.CharacterId} in the store"));
+            return;
+        }
+
         var now = DateTime.UtcNow;
         Player player;
-        Task economy;
+        Task write;
         var created = state.Character is null;
         if (state.Character is { } character)
         {
-            // The inventory says which items the character carries; the query returned them with their details.
+            // The inventory says which items the character carries; the query returned them with their details. A
+            // character that never had its position written (a crash came first) starts at a new spawn point.
             var owned = state.Items.ToDictionary(i => i.Id);
-            player = new Player(character, character.Inventory.Where(owned.ContainsKey).Select(id => owned[id]), state.BestScore, session);
-            economy = Task.CompletedTask;
+            var position = state.Position ?? Spawn(character.Id);
+            player = new Player(character, position, character.Inventory.Where(owned.ContainsKey).Select(id => owned[id]), state.BestScore, session);
+
+            // A plain write to a collection that units write too: safe because the account's creation unit, and every
+            // unit of its last session, were stored before this login could begin (see LeaveWorld).
+            Debug.Assert(state.Account is not null, "a character is only read through its account");
+            write = _store.UpsertAccountAsync(new AccountRecord(loaded.Account, player.Id, state.Account.Logins + 1, now));
         }
         else
         {
-            // A new character (or an account whose character a crash lost before it was stored): starting gold is a
-            // ledger entry like any other gold, in the same atomic batch as the character.
-            var id = state.Account?.CharacterId ?? NextId();
-            var record = new CharacterRecord(id, loaded.Account, StartingGold, _random.Next(WorldChunks.WorldSize), _random.Next(WorldChunks.WorldSize), Array.Empty<long>());
-            player = new Player(record, Array.Empty<ItemRecord>(), 0, session);
-            economy = _store.WriteEconomyAsync(new EconomyBatch()
-                .Insert(record)
-                .Insert(new LedgerEntry(NextId(), id, StartingGold, LedgerReason.Grant, 0)));
+            // A new account: the account, its character and the starting gold (a ledger entry like any other gold) are
+            // one unit, so a crash never leaves an account without its character or a character without its account.
+            var id = NextId();
+            var record = new CharacterRecord(id, loaded.Account, StartingGold, Array.Empty<long>());
+            player = new Player(record, Spawn(id), Array.Empty<ItemRecord>(), 0, session);
+            player.Moved = true;
+            write = Write(
+                new GameUnit()
+                    .Insert(new AccountRecord(loaded.Account, id, 1, now))
+                    .Insert(record)
+                    .Insert(new LedgerEntry(NextId(), id, StartingGold, LedgerReason.Grant, 0)),
+                player);
         }
 
-        var account = new AccountRecord(loaded.Account, player.Id, (state.Account?.Logins ?? 0) + 1, now);
-        var write = Task.WhenAll(economy, _store.UpsertAccountAsync(account));
         session.Player = player;
         _online.Add(player.Name, player);
         _players.Add(player);
@@ -103,7 +120,13 @@ internal sealed partial class World
         ReplyWhenStored(write, WriteKind.Login, session, new GameProtocol.LoggedIn(loaded.RequestId, player.Id, player.Gold, player.Items.Count, created));
     }
 
-    /// <summary>Writes the character's final state and takes it out of the world; <paramref name="reply"/> follows the write.</summary>
+    private PositionRecord Spawn(long characterId) =>
+        new(characterId, _random.Next(WorldChunks.WorldSize), _random.Next(WorldChunks.WorldSize));
+
+    /// <summary>
+    /// Writes the character's position and takes it out of the world; <paramref name="reply"/> follows once the position
+    /// and the character's last unit are stored.
+    /// </summary>
     private void LeaveWorld(Player player, GameProtocol.Message? reply)
     {
         _online.Remove(player.Name);
@@ -111,9 +134,11 @@ internal sealed partial class World
         Volatile.Write(ref _onlineCount, _players.Count);
         player.Session.Player = null;
 
-        // Until this write is stored, a new login of the account would read the state from before it.
+        // Until these writes are stored, a new login of the account would read the state from before them, and its
+        // account write could overtake the unit that created the account. Units are stored in order, so the last one
+        // that changed the character stands for all of them.
         _busyAccounts.Add(player.Name);
-        var write = _store.WriteEconomyAsync(new EconomyBatch().Upsert(player.ToRecord()));
+        var write = Task.WhenAll(_store.UpsertPositionAsync(player.ToPosition()), player.LastUnit);
         var session = player.Session;
         var account = player.Name;
         _writes.Track(write, WriteKind.Logout, () =>

@@ -57,7 +57,7 @@ internal sealed partial class World
         {
             if (player.Moved && (tick + player.Id) % PositionWriteTicks == 0)
             {
-                var write = _store.WriteEconomyAsync(new EconomyBatch().Upsert(player.ToRecord()));
+                var write = _store.UpsertPositionAsync(player.ToPosition());
                 _writes.Track(write, WriteKind.Position, static () => { });
             }
         }
@@ -142,6 +142,18 @@ internal sealed partial class World
     }
 
     private long NextId() => ++_lastId;
+
+    /// <summary>Issues <paramref name="unit"/>, which changes <paramref name="players"/>, and remembers it as their last.</summary>
+    private Task Write(GameUnit unit, params ReadOnlySpan<Player> players)
+    {
+        var write = _store.WriteAsync(unit);
+        foreach (var player in players)
+        {
+            player.LastUnit = write;
+        }
+
+        return write;
+    }
 
     /// <summary>Tracks <paramref name="write"/> and sends <paramref name="reply"/> to <paramref name="session"/> once it is stored.</summary>
     private void ReplyWhenStored(Task write, WriteKind kind, Session session, GameProtocol.Message reply) =>

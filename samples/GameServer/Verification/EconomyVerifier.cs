@@ -3,8 +3,10 @@ using Stellar.Store.Samples.GameServer.Model;
 namespace Stellar.Store.Samples.GameServer.Verification;
 
 /// <summary>
-/// Checks the economy's invariants over a set of records (one consistent snapshot):
+/// Checks the economy's invariants over its collections, read at one consistent cut (a store snapshot), so that every
+/// unit is in it whole or not at all:
 /// <list type="bullet">
+/// <item>accounts: every account has its character, and every character its account;</item>
 /// <item>gold: every character's gold equals the sum of its ledger entries, so total gold equals the ledger's sum;</item>
 /// <item>items: every item is in exactly one inventory, its owner's, and every inventory entry is an item that exists;</item>
 /// <item>trades: every trade has both ledger legs (paid and received, same amount, the right characters), and every
@@ -16,22 +18,13 @@ internal static class EconomyVerifier
 {
     private const int DescribedFailures = 20;
 
-    public static VerificationResult Verify(IEnumerable<EconomyRecord> records, IReadOnlyCollection<long>? acknowledgedTrades = null)
+    public static VerificationResult Verify(EconomyState state, IReadOnlyCollection<long>? acknowledgedTrades = null)
     {
-        var characters = new Dictionary<long, CharacterRecord>();
-        var items = new Dictionary<long, ItemRecord>();
-        var ledger = new Dictionary<long, LedgerEntry>();
-        var trades = new Dictionary<long, TradeRecord>();
-        foreach (var record in records)
-        {
-            switch (record)
-            {
-                case CharacterRecord c: characters.Add(c.Id, c); break;
-                case ItemRecord i: items.Add(i.Id, i); break;
-                case LedgerEntry l: ledger.Add(l.Id, l); break;
-                case TradeRecord t: trades.Add(t.Id, t); break;
-            }
-        }
+        var accounts = state.Accounts.ToDictionary(a => a.Name, StringComparer.Ordinal);
+        var characters = state.Characters.ToDictionary(c => c.Id);
+        var items = state.Items.ToDictionary(i => i.Id);
+        var ledger = state.Ledger.ToDictionary(l => l.Id);
+        var trades = state.Trades.ToDictionary(t => t.Id);
 
         var failures = new List<string>();
         var count = 0;
@@ -43,6 +36,7 @@ internal static class EconomyVerifier
             }
         }
 
+        CheckAccounts(accounts, characters, Fail);
         CheckGold(characters, ledger, Fail);
         CheckItems(characters, items, Fail);
         CheckTrades(trades, ledger, Fail);
@@ -54,8 +48,31 @@ internal static class EconomyVerifier
             }
         }
 
-        return new VerificationResult(failures, count, characters.Count, items.Count, ledger.Count, trades.Count,
+        return new VerificationResult(failures, count, accounts.Count, characters.Count, items.Count, ledger.Count, trades.Count,
             characters.Values.Sum(c => c.Gold), ledger.Values.Sum(l => l.Delta));
+    }
+
+    private static void CheckAccounts(Dictionary<string, AccountRecord> accounts, Dictionary<long, CharacterRecord> characters, Action<string> fail)
+    {
+        foreach (var account in accounts.Values)
+        {
+            if (!characters.TryGetValue(account.CharacterId, out var character))
+            {
+                fail($"account '{account.Name}' lacks its character {account.CharacterId}");
+            }
+            else if (character.Name != account.Name)
+            {
+                fail($"account '{account.Name}' names character {account.CharacterId}, which belongs to '{character.Name}'");
+            }
+        }
+
+        foreach (var character in characters.Values)
+        {
+            if (!accounts.TryGetValue(character.Name, out var account) || account.CharacterId != character.Id)
+            {
+                fail($"character {character.Id} ('{character.Name}') has no account naming it");
+            }
+        }
     }
 
     private static void CheckGold(Dictionary<long, CharacterRecord> characters, Dictionary<long, LedgerEntry> ledger, Action<string> fail)

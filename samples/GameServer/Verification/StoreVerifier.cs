@@ -7,6 +7,7 @@ namespace Stellar.Store.Samples.GameServer.Verification;
 internal static class StoreVerifier
 {
     /// <exception cref="DirectoryNotFoundException">The directory holds no store.</exception>
+    /// <exception cref="OlderLayoutException">The store was written by the older layout of the sample.</exception>
     public static async Task<StoreVerification> VerifyAsync(string directory, IReadOnlyCollection<long>? acknowledgedTrades = null)
     {
         // Opening a directory without a store would create one: refuse instead.
@@ -17,11 +18,10 @@ internal static class StoreVerifier
 
         var stopwatch = Stopwatch.StartNew();
         await using var store = await StellarStore.OpenAsync(directory).ConfigureAwait(false);
-        var collections = new GameCollections(store);
+        var collections = GameCollections.Open(store);
         var opened = stopwatch.Elapsed;
-        using var economy = collections.Economy.Snapshot();
-        var result = EconomyVerifier.Verify(economy.Query(), acknowledgedTrades);
+        var result = StellarGameStore.Verify(store, collections, acknowledgedTrades);
         return new StoreVerification(result, opened, store.Recovery.TruncatedBytes,
-            collections.Accounts.Count, collections.Leaderboard.Count, collections.Chunks.Count);
+            collections.Accounts.Count, collections.Positions.Count, collections.Leaderboard.Count, collections.Chunks.Count);
     }
 }

@@ -4,6 +4,7 @@ namespace Stellar.Store.Samples.GameServer.Verification;
 internal sealed record VerificationResult(
     IReadOnlyList<string> Failures,
     int FailureCount,
+    int Accounts,
     int Characters,
     int Items,
     int LedgerEntries,
