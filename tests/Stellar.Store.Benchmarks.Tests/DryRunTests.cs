@@ -173,6 +173,10 @@ public sealed class DryRunTests : IDisposable
         Assert.All(goals, g => Assert.Contains(g.Status, new[] { "met", "**MISSED**", "inconclusive (the interval spans the target)" }));
         var markdown = File.ReadAllText(Path.Combine(_results, "units.md"));
         Assert.Matches(@"\| Fsync \| [\d.]+ \[[\d.]+–[\d.]+\] \|", markdown);
+
+        // The report's goal table carries the same rows once it is given the verb's results.
+        var reported = new Goals([], units: rows).Evaluate().Where(g => g.Goal.StartsWith("cross-collection units", StringComparison.Ordinal)).ToList();
+        Assert.Equal(goals, reported);
     }
 
     [Fact]
