@@ -3,11 +3,13 @@ using Stellar.Store.Benchmarks.Game;
 using Stellar.Store.Benchmarks.Infrastructure;
 using Stellar.Store.Benchmarks.Memory;
 using Stellar.Store.Benchmarks.Report;
+using Stellar.Store.Benchmarks.Units;
 
 // Verbs:
-//   all [BenchmarkDotNet args]  every benchmark, then the game mix, the memory verb, then the report
+//   all [BenchmarkDotNet args]  every benchmark, then the game mix, the units verb, the memory verb, then the report
 //   game [seconds] [runs]       only the game mix (workload 8), 10 s per run and 6 runs per store by default
 //   report                      only the report, from the last run's CSV files
+//   units [seconds] [runs]      only writes across collections against single-collection batches, 64 callers (5 s, 6 runs)
 //   memory [records]            managed and resident bytes per record, Dictionary against an opened store (1,000,000)
 //   anything else               BenchmarkDotNet's own command line (--filter, --anyCategories, --list flat, ...)
 var verb = args.FirstOrDefault();
@@ -20,6 +22,9 @@ switch (verb)
     case "game":
         GameMix.Run(Paths.Results, GameDuration(rest), GameRuns(rest));
         return 0;
+    case "units":
+        UnitMix.Run(Paths.Results, UnitDuration(rest), rest.Length > 1 && int.TryParse(rest[1], out var unitRuns) ? unitRuns : UnitMix.DefaultRuns);
+        return 0;
     case "memory":
         return MemoryFootprint.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var records) ? records : Scale.Records(1_000_000));
     case MemoryFootprint.ChildVerb:
@@ -28,6 +33,7 @@ switch (verb)
         SideMetrics.Clear();
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(["--filter", "*", .. rest], BenchConfig.Create());
         GameMix.Run(Paths.Results, GameDuration([]), GameMix.DefaultRuns);
+        UnitMix.Run(Paths.Results, UnitDuration([]), UnitMix.DefaultRuns);
         if (MemoryFootprint.Run(Paths.Results, Scale.Records(1_000_000)) != 0)
         {
             return 1;
@@ -45,3 +51,6 @@ static TimeSpan GameDuration(string[] args) =>
 
 static int GameRuns(string[] args) =>
     args.Length > 1 && int.TryParse(args[1], out var runs) ? runs : GameMix.DefaultRuns;
+
+static TimeSpan UnitDuration(string[] args) =>
+    TimeSpan.FromSeconds(args.Length > 0 && double.TryParse(args[0], System.Globalization.CultureInfo.InvariantCulture, out var seconds) ? seconds : Scale.Dry ? 0.5 : 5);

@@ -5,6 +5,7 @@ using Stellar.Store.Benchmarks.Infrastructure;
 using Stellar.Store.Benchmarks.Model;
 using Stellar.Store.Benchmarks.Reads;
 using Stellar.Store.Benchmarks.Report;
+using Stellar.Store.Benchmarks.Units;
 
 namespace Stellar.Store.Benchmarks.Tests;
 
@@ -130,6 +131,52 @@ public sealed class DryRunTests : IDisposable
         var markdown = File.ReadAllText(Path.Combine(_results, "game-mix.md"));
         Assert.Contains("2 run(s) per store", markdown, StringComparison.Ordinal);
         Assert.Matches(@"\| Stellar_Fsync \| fsync \| [\d,]+ \[[\d,]+–[\d,]+\]", markdown);
+    }
+
+    [Fact]
+    public void Units_WhenRunDry_MeasuresEveryRowInEveryRunAndJudgesTheGoalOnEachMode()
+    {
+        UnitMix.Run(_results, TimeSpan.FromSeconds(0.2), runs: 2);
+
+        // Every run has both write rows in both modes and both snapshot-read rows, as the CSV the report reads says.
+        var rows = UnitRow.Load(Path.Combine(_results, "units.csv"));
+        string[] modes = ["WriteThrough", "Fsync"];
+        foreach (var run in new[] { 1, 2 })
+        {
+            foreach (var mode in modes)
+            {
+                Assert.Single(rows, r => r.Run == run && r.Mode == mode && r.Kind == UnitMix.Single);
+                Assert.Single(rows, r => r.Run == run && r.Mode == mode && r.Kind == UnitMix.Cross);
+            }
+
+            Assert.Single(rows, r => r.Run == run && r.Kind == UnitMix.StoreSnapshot);
+            Assert.Single(rows, r => r.Run == run && r.Kind == UnitMix.CollectionSnapshots);
+        }
+
+        // Every unit holds 2 to 5 records; a cross-collection row went through the coordinator's rounds, each of which
+        // takes at least one unit.
+        foreach (var row in rows.Where(r => r.Kind is UnitMix.Single or UnitMix.Cross))
+        {
+            Assert.True(row.Units > 0, $"{row.Mode} {row.Kind} wrote no unit");
+            Assert.InRange(row.Records, 2 * row.Units, 5 * row.Units);
+            Assert.Equal(UnitMix.Callers, row.Callers);
+            if (row.Kind == UnitMix.Cross)
+            {
+                Assert.InRange(row.Rounds, 1, row.Units);
+            }
+        }
+
+        // The goal is judged in each mode apart, never left unmeasured once the verb ran.
+        var goals = UnitGoals.Evaluate(rows).ToList();
+        Assert.Equal(modes.Length, goals.Count);
+        Assert.All(goals, g => Assert.NotNull(g.Ratio));
+        Assert.All(goals, g => Assert.Contains(g.Status, new[] { "met", "**MISSED**", "inconclusive (the interval spans the target)" }));
+        var markdown = File.ReadAllText(Path.Combine(_results, "units.md"));
+        Assert.Matches(@"\| Fsync \| [\d.]+ \[[\d.]+–[\d.]+\] \|", markdown);
+
+        // The report's goal table carries the same rows once it is given the verb's results.
+        var reported = new Goals([], units: rows).Evaluate().Where(g => g.Goal.StartsWith("cross-collection units", StringComparison.Ordinal)).ToList();
+        Assert.Equal(goals, reported);
     }
 
     [Fact]

@@ -1,5 +1,6 @@
 using System.Globalization;
 using Stellar.Store.Benchmarks.Game;
+using Stellar.Store.Benchmarks.Units;
 
 namespace Stellar.Store.Benchmarks.Report;
 
@@ -9,7 +10,8 @@ namespace Stellar.Store.Benchmarks.Report;
 /// and the reverse), so a goal is "met" or "missed" only when that whole interval is on one side of the target, and
 /// "inconclusive" otherwise. A goal against a peer the registry does not serve says so and shows every peer instead.
 /// </summary>
-internal sealed class Goals(IReadOnlyList<ResultRow> rows, IReadOnlyList<GameRow>? game = null, IReadOnlyList<MemoryRow>? memory = null, IReadOnlyList<TickRow>? ticks = null)
+internal sealed class Goals(IReadOnlyList<ResultRow> rows, IReadOnlyList<GameRow>? game = null, IReadOnlyList<MemoryRow>? memory = null, IReadOnlyList<TickRow>? ticks = null,
+    IReadOnlyList<UnitRow>? units = null)
 {
     private const string NotServed = "not served: Stellar.FastDB is not in the package registry";
 
@@ -74,6 +76,7 @@ internal sealed class Goals(IReadOnlyList<ResultRow> rows, IReadOnlyList<GameRow
             Find("Encode", "Plain", ("RecordBytes", 2048), ("Cores", cores)),
             Find("Encode", "Lz4_AesGcm", ("RecordBytes", 2048), ("Cores", cores)), 0.8, "plain time / LZ4+AES time (= LZ4+AES rate / plain rate)"));
         goals.AddRange(new RecordCostGoals(this, game, memory, ticks).Evaluate());
+        goals.AddRange(UnitGoals.Evaluate(units));
         return goals;
     }
 

@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Text;
 using Stellar.Store.Benchmarks.Game;
 using Stellar.Store.Benchmarks.Infrastructure;
+using Stellar.Store.Benchmarks.Units;
 
 namespace Stellar.Store.Benchmarks.Report;
 
@@ -34,7 +35,7 @@ internal static class ReportCommand
 
         var rows = Directory.GetFiles(reports, "*-report.csv").Order(StringComparer.Ordinal).SelectMany(ResultRow.Load).ToList();
         var goals = new Goals(rows, GameRow.Load(Path.Combine(results, "game-mix.csv")), MemoryRow.Load(Path.Combine(results, "memory.csv")),
-            TickRow.Load(Path.Combine(results, "game-tick.csv")));
+            TickRow.Load(Path.Combine(results, "game-tick.csv")), UnitRow.Load(Path.Combine(results, "units.csv")));
         var goalRows = goals.Evaluate();
         File.WriteAllText(Path.Combine(results, "ratios.csv"), RatiosCsv(goalRows));
         File.WriteAllText(Path.Combine(results, "ratios.md"), RatiosMarkdown(goalRows));
@@ -55,6 +56,12 @@ internal static class ReportCommand
         if (File.Exists(game))
         {
             summary.AppendLine("### Game-shaped mix").AppendLine().AppendLine(File.ReadAllText(game).TrimEnd()).AppendLine();
+        }
+
+        var units = Path.Combine(results, "units.md");
+        if (File.Exists(units))
+        {
+            summary.AppendLine("### Writes across collections").AppendLine().AppendLine(File.ReadAllText(units).TrimEnd()).AppendLine();
         }
 
         summary.AppendLine("### Every row").AppendLine().Append(AllRows(rows)).AppendLine();
