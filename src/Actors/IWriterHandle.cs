@@ -12,4 +12,10 @@ internal interface IWriterHandle : IDisposable
 
     /// <summary>Finishes queued writes, flushes, and stops the writer.</summary>
     Task CloseAsync();
+
+    /// <summary>
+    /// Enters a cross-collection unit that touches this writer's collection into the order of its writes (see
+    /// <see cref="WriteOrder.EnterUnit"/>); returns what the unit waits for before it goes to the coordinator.
+    /// </summary>
+    Task EnterUnit(Task submitted, Task outcome);
 }

@@ -39,12 +39,16 @@ internal sealed class UnitCoordinator : ReceiveActor
     private Exception? _fault;
     private UnitProtocol.Close? _closing;
 
+    /// <summary>A <see cref="UnitProtocol.StartRound"/> is on its way to this actor.</summary>
+    private bool _startPending;
+
     public UnitCoordinator(IUnitLog log, RoundClock clock)
     {
         _log = log;
         _clock = clock;
         _lastRound = clock.Visible;
         Receive<UnitProtocol.Submit>(OnSubmit);
+        Receive<UnitProtocol.StartRound>(_ => OnStartRound());
         Receive<UnitProtocol.PartStaged>(m => OnStaged(m.Round, m.Participant, null));
         Receive<UnitProtocol.PartRejected>(m => OnStaged(m.Round, m.Participant, m.Cause));
         Receive<UnitProtocol.PartWritten>(m => OnWritten(m.Round, m.Participant, null));
@@ -66,6 +70,18 @@ internal sealed class UnitCoordinator : ReceiveActor
         }
 
         _queued.AddLast(submit.Unit);
+        if (_round is null && !_startPending)
+        {
+            // Not started at once: the units already in the mailbox come before this message, so the round gathers
+            // them all, as a writer's group does. Started at once, most rounds carried one unit.
+            _startPending = true;
+            Self.Tell(UnitProtocol.StartRound.Instance);
+        }
+    }
+
+    private void OnStartRound()
+    {
+        _startPending = false;
         StartRound();
     }
 

@@ -27,6 +27,12 @@ internal static class UnitProtocol
     /// <summary>Outcome: the participant published its part.</summary>
     public sealed record PartPublished(long Round, int Participant);
 
+    /// <summary>To self, after the first unit that found no round in flight: form a round of everything queued by now.</summary>
+    internal sealed record StartRound
+    {
+        public static readonly StartRound Instance = new();
+    }
+
     /// <summary>Outcome (to self): the round's decision is recorded, or <paramref name="Failure"/> says why it may not be.</summary>
     internal sealed record Decided(long Round, Exception? Failure);
 }

@@ -15,7 +15,11 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
     private readonly IActorRef _writer;
     private readonly WriteBudget _budget;
     private readonly object _gate = new();
+    private readonly WriteOrder _order = new();
     private Task? _close;
+
+    /// <summary>The Close message was sent: nothing may follow it (under <see cref="_gate"/>).</summary>
+    private bool _closeSent;
 
     /// <summary>Wraps <paramref name="writer"/> with a queue bound of <paramref name="maxQueued"/> writes and no byte bound.</summary>
     public WriterHandle(IActorRef writer, int maxQueued)
@@ -56,7 +60,15 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
     {
         var completion = new TaskCompletionSource<TResult>(TaskCreationOptions.RunContinuationsAsynchronously);
         var append = new WriterProtocol.Append<TWrite, TResult>(write, bytes, completion);
-        await _budget.AdmitAsync(bytes, () => Send(append), cancellationToken).ConfigureAwait(false);
+        if (_order.IsClear)
+        {
+            await _budget.AdmitAsync(bytes, () => Send(append), cancellationToken).ConfigureAwait(false);
+        }
+        else
+        {
+            await _order.AfterPendingAsync(() => _budget.AdmitAsync(bytes, () => Send(append), cancellationToken), cancellationToken).ConfigureAwait(false);
+        }
+
         try
         {
             return await completion.Task.ConfigureAwait(false);
@@ -72,9 +84,18 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
     public Task FlushAsync()
     {
         var completion = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-        Send(new WriterProtocol.Flush(completion));
-        return completion.Task;
+        var flush = new WriterProtocol.Flush(completion);
+        if (_order.IsClear)
+        {
+            Send(flush);
+            return completion.Task;
+        }
+
+        return FlushAfterPendingAsync(flush);
     }
+
+    /// <inheritdoc />
+    public Task EnterUnit(Task submitted, Task outcome) => _order.EnterUnit(submitted, outcome);
 
     /// <summary>Fails callers still waiting for room with <see cref="ObjectDisposedException"/>; call after <see cref="CloseAsync"/> completed.</summary>
     public void Dispose() => _budget.Dispose();
@@ -87,12 +108,48 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
             if (_close is null)
             {
                 var completion = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-                _writer.Tell(new WriterProtocol.Close(completion));
-                _close = completion.Task;
+                if (_order.IsClear)
+                {
+                    SendClose(completion);
+                    _close = completion.Task;
+                }
+                else
+                {
+                    // Writes made before the close that wait for a unit still go in, then the close.
+                    _close = CloseAfterPendingAsync(completion);
+                }
             }
 
             return _close;
         }
+    }
+
+    private async Task FlushAfterPendingAsync(WriterProtocol.Flush flush)
+    {
+        await _order.AfterPendingAsync(() => { Send(flush); return Task.CompletedTask; }, CancellationToken.None).ConfigureAwait(false);
+        await flush.Completion.Task.ConfigureAwait(false);
+    }
+
+    private async Task CloseAfterPendingAsync(TaskCompletionSource<bool> completion)
+    {
+        await _order.AfterPendingAsync(
+            () =>
+            {
+                lock (_gate)
+                {
+                    SendClose(completion);
+                }
+
+                return Task.CompletedTask;
+            },
+            CancellationToken.None).ConfigureAwait(false);
+        await completion.Task.ConfigureAwait(false);
+    }
+
+    private void SendClose(TaskCompletionSource<bool> completion)
+    {
+        _closeSent = true;
+        _writer.Tell(new WriterProtocol.Close(completion));
     }
 
     /// <summary>
@@ -103,7 +160,7 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
     {
         lock (_gate)
         {
-            if (_close is not null)
+            if (_closeSent)
             {
                 return false;
             }
@@ -125,7 +182,7 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
         // After it the writer stops, and a message to a stopped actor is dropped: its task would never complete.
         lock (_gate)
         {
-            if (_close is not null)
+            if (_closeSent)
             {
                 throw new ObjectDisposedException("store", "The store is closed.");
             }

@@ -52,6 +52,9 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
     private readonly IActorRef _coordinator;
     private readonly WriteBudget _unitBudget;
     private readonly List<IPinnable> _maps = new();
+
+    /// <summary>Units enter their collections' write order under this lock (see <see cref="SubmitInOrderAsync"/>).</summary>
+    private readonly object _unitGate = new();
     private UnitLog? _unitLog;
     private Task? _disposeTask;
     private int _disposed;
@@ -170,7 +173,9 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
     /// </summary>
     /// <remarks>
     /// <para>Thread safety: may be called from any thread, concurrently; concurrent units are committed together in
-    /// rounds, each collection by its own writer.</para>
+    /// rounds, each collection by its own writer. Order: a unit is applied after every write (and flush) to its
+    /// collections made before the call, and before every one made after it, awaited or not, as a collection's own writes
+    /// are; a later write to one of its collections waits meanwhile for the unit's outcome.</para>
     /// <para>When the task completes, every write is visible in every collection and as durable as the store's
     /// <see cref="Durability"/> promises; in <see cref="Durability.Fsync"/> mode a unit survives a power loss whole. In
     /// <see cref="Durability.WriteThrough"/> mode it survives a crash of the process whole; a power loss, which may lose
@@ -222,8 +227,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
         var bytes = parts.Sum(p => p.Bytes);
         try
         {
-            EnsureUnitLog();
-            await _unitBudget.AdmitAsync(bytes, () => _coordinator.Tell(new UnitProtocol.Submit(unit)), cancellationToken).ConfigureAwait(false);
+            await SubmitInOrderAsync(unit, parts, bytes, cancellationToken).ConfigureAwait(false);
             try
             {
                 await unit.Completion.ConfigureAwait(false);
@@ -238,6 +242,43 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
             parts.ForEach(p => p.Release());
         }
     }
+
+    /// <summary>
+    /// Hands <paramref name="unit"/> to the coordinator after every write and flush made before it to its collections,
+    /// and before every one made after it (see <see cref="WriteOrder"/>), within the unit budget. When it is never handed
+    /// on (cancelled, or the store is closing), the unit is completed with why, so that nothing waits for it.
+    /// </summary>
+    private async Task SubmitInOrderAsync(StoreUnit unit, List<IUnitBatch> parts, long bytes, CancellationToken cancellationToken)
+    {
+        var submitted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var outcome = unit.Completion.ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+        Task before;
+        lock (_unitGate)
+        {
+            // Under one lock, so that every collection sees units in the same order: a unit never waits for one that
+            // waits for it.
+            before = Task.WhenAll(parts.Select(p => p.Writer.EnterUnit(submitted.Task, outcome)));
+        }
+
+        try
+        {
+            await before.WaitAsync(cancellationToken).ConfigureAwait(false);
+            EnsureUnitLog();
+            await _unitBudget.AdmitAsync(bytes, () => Submit(unit), cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e)
+        {
+            unit.Complete(e);
+            throw;
+        }
+        finally
+        {
+            submitted.TrySetResult();
+        }
+    }
+
+    /// <summary>Sends <paramref name="unit"/> to the coordinator.</summary>
+    private void Submit(StoreUnit unit) => _coordinator.Tell(new UnitProtocol.Submit(unit));
 
     /// <summary>
     /// Pins one consistent cut across every collection open now (see <see cref="StoreSnapshot"/>): a write across
@@ -332,12 +373,21 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
     /// Completes when every write queued before the call is stored and durable on the device (fsync), whatever the
     /// durability mode: in <see cref="Durability.Buffered"/> mode this is what makes writes durable. A write is queued
     /// before its call returns, awaited or not, unless it is waiting for room in a full queue. A write the store
-    /// rejected is not stored, and the flush says nothing about it.
+    /// rejected is not stored, and the flush says nothing about it. A write across collections made before the call,
+    /// awaited or not, is waited for and flushed whole, with its decision.
     /// </summary>
-    public Task FlushAsync()
+    public async Task FlushAsync()
     {
         ThrowIfDisposed();
-        return Task.WhenAll(Writers().Select(w => w.FlushAsync()));
+
+        // A collection's flush waits for the units in flight on it; their decisions are recorded by then, and the unit
+        // log is flushed after, so that no part is flushed without its decision.
+        var log = Volatile.Read(ref _unitLog)?.Writer;
+        await Task.WhenAll(Writers().Where(w => !ReferenceEquals(w, log)).Select(w => w.FlushAsync())).ConfigureAwait(false);
+        if (log is not null)
+        {
+            await log.FlushAsync().ConfigureAwait(false);
+        }
     }
 
     /// <summary>

@@ -20,6 +20,8 @@ internal sealed class CollectionUnitBatch<TKey, TValue> : IUnitBatch
 
     public IUnitParticipant Participant => _collection.Participant;
 
+    public IWriterHandle Writer => _collection.Writer;
+
     public int Count => Batch.Writes.Count;
 
     public long Bytes => Batch.Writes.Sum(w => (long)w.Length);

@@ -12,6 +12,9 @@ internal interface IUnitBatch
     /// <summary>The collection as a participant of cross-collection rounds.</summary>
     IUnitParticipant Participant { get; }
 
+    /// <summary>The collection's writer, whose order the unit enters.</summary>
+    IWriterHandle Writer { get; }
+
     /// <summary>The writes added so far.</summary>
     int Count { get; }
 

@@ -19,6 +19,9 @@ internal sealed class UnitLog : IUnitLog
 
     public UnitLog(Collection<Guid, (Guid Session, long Round)> decisions) => _decisions = decisions;
 
+    /// <summary>The writer of the decisions' collection.</summary>
+    public IWriterHandle Writer => _decisions.Writer;
+
     /// <summary>Key selector of the decisions' collection.</summary>
     public static Guid SessionOf((Guid Session, long Round) decision) => decision.Session;
 
