@@ -52,6 +52,10 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
     private readonly IActorRef _coordinator;
     private readonly WriteBudget _unitBudget;
     private readonly List<IPinnable> _maps = new();
+
+    /// <summary>Units are sent to the coordinator under this lock, and so is its close: none is sent after the close.</summary>
+    private readonly object _unitGate = new();
+    private bool _unitsClosed;
     private UnitLog? _unitLog;
     private Task? _disposeTask;
     private int _disposed;
@@ -223,7 +227,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
         try
         {
             EnsureUnitLog();
-            await _unitBudget.AdmitAsync(bytes, () => _coordinator.Tell(new UnitProtocol.Submit(unit)), cancellationToken).ConfigureAwait(false);
+            await _unitBudget.AdmitAsync(bytes, () => Submit(unit), cancellationToken).ConfigureAwait(false);
             try
             {
                 await unit.Completion.ConfigureAwait(false);
@@ -236,6 +240,24 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
         finally
         {
             parts.ForEach(p => p.Release());
+        }
+    }
+
+    /// <summary>
+    /// Sends <paramref name="unit"/> to the coordinator, or refuses it once the coordinator was told to close: a unit sent
+    /// after that would reach a stopped actor and never complete.
+    /// </summary>
+    private void Submit(StoreUnit unit)
+    {
+        lock (_unitGate)
+        {
+            if (_unitsClosed)
+            {
+                unit.Complete(new ObjectDisposedException("store", "The store is closed."));
+                return;
+            }
+
+            _coordinator.Tell(new UnitProtocol.Submit(unit));
         }
     }
 
@@ -498,7 +520,12 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
         {
             // Rounds in flight hold their collections' writers: they finish, with their decisions, before any writer closes.
             var rounds = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-            _coordinator.Tell(new UnitProtocol.Close(rounds));
+            lock (_unitGate)
+            {
+                _unitsClosed = true;
+                _coordinator.Tell(new UnitProtocol.Close(rounds));
+            }
+
             await rounds.Task.ConfigureAwait(false);
             await Task.WhenAll(compactors.Select(c => c.StopAsync())).ConfigureAwait(false);
             await Task.WhenAll(writers.Select(w => w.CloseAsync())).ConfigureAwait(false);
