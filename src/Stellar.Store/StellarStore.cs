@@ -184,6 +184,8 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
     /// </remarks>
     /// <exception cref="ArgumentException">A collection belongs to another store, or one collection's writes take more
     /// than its <see cref="Collection{TKey,TValue}.MaxBatchBytes"/>; nothing is stored.</exception>
+    /// <exception cref="IOException">The first write across collections could not save the store's unit log (a manifest
+    /// replace failed): nothing was stored, and the next call tries again.</exception>
     /// <exception cref="StoreFaultedException">Storage failed while the unit was written: its outcome is uncertain, and
     /// each collection it touched is faulted; reopening the store recovers the unit whole or not at all.</exception>
     public async Task WriteAsync(Action<StoreWriteBatch> build, CancellationToken cancellationToken = default)
