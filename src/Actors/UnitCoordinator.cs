@@ -133,8 +133,8 @@ internal sealed class UnitCoordinator : ReceiveActor
         // Nothing was written: the parts that were staged are dropped, the rejected units fail, and the others go
         // again, first in line, checked afresh against states without the rejected ones. A unit that only conflicted
         // with an earlier unit of the round was not rejected: that unit may be rejected elsewhere and store nothing.
-        // It goes after the units that passed everywhere, in a round of its own, so that each round makes progress
-        // (the first unit of a round never conflicts: no unit comes before it).
+        // It goes after the units that passed everywhere, which form the next round alone, so that each round makes
+        // progress (the first unit of a round never conflicts: no unit comes before it).
         for (var i = 0; i < _round.Participants.Count; i++)
         {
             if (_round.Staged[i])
