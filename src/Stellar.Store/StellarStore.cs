@@ -178,7 +178,10 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
     /// <para>When the task completes, every write is visible in every collection and as durable as the store's
     /// <see cref="Durability"/> promises; in <see cref="Durability.Fsync"/> mode a unit survives a power loss whole. In
     /// <see cref="Durability.WriteThrough"/> mode it survives a crash of the process whole; a power loss, which may lose
-    /// acknowledged writes in that mode, may also keep the unit's writes to some collections and not to others.</para>
+    /// acknowledged writes in that mode, may also keep the unit's writes to some collections and not to others. In
+    /// <see cref="Durability.Buffered"/> mode a crash of the process keeps a unit whole or drops it whole, and a completed
+    /// <see cref="FlushAsync"/> makes every unit acknowledged before it survive a power loss whole; a power loss before
+    /// that flush completes may keep part of a unit, as in <see cref="Durability.WriteThrough"/> mode.</para>
     /// <para>Reads of one collection (<see cref="Collection{TKey,TValue}.Get"/>, its snapshots) see the unit's writes
     /// to that collection whole; a reader that must see the unit whole across collections reads a <see cref="Snapshot"/>.</para>
     /// </remarks>
