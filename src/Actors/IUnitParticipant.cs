@@ -23,7 +23,8 @@ internal interface IUnitParticipant
 
     /// <summary>
     /// The units a rejection of this participant's part names, each with the exception its caller gets; null when
-    /// the rejection is about the collection (faulted, closing) and so every unit of the part gets it.
+    /// the rejection is about the collection (faulted, closing) and so every unit of the part gets it. A unit named with a
+    /// <see cref="RoundConflictException"/> was not rejected: it conflicts only with an earlier unit of the round.
     /// </summary>
     IReadOnlyList<(int Unit, Exception Cause)>? Rejections(Exception rejection);
 }

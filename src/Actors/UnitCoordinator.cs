@@ -42,6 +42,9 @@ internal sealed class UnitCoordinator : ReceiveActor
     /// <summary>A <see cref="UnitProtocol.StartRound"/> is on its way to this actor.</summary>
     private bool _startPending;
 
+    /// <summary>How many queued units the next round may take (fewer after a round whose units conflicted).</summary>
+    private int _nextRoundSize = MaxUnitsPerRound;
+
     public UnitCoordinator(IUnitLog log, RoundClock clock)
     {
         _log = log;
@@ -99,8 +102,10 @@ internal sealed class UnitCoordinator : ReceiveActor
             return;
         }
 
-        var units = new List<IUnitWrite>(Math.Min(_queued.Count, MaxUnitsPerRound));
-        while (units.Count < MaxUnitsPerRound && _queued.First is { } first)
+        var size = _nextRoundSize;
+        _nextRoundSize = MaxUnitsPerRound;
+        var units = new List<IUnitWrite>(Math.Min(_queued.Count, size));
+        while (units.Count < size && _queued.First is { } first)
         {
             _queued.RemoveFirst();
             units.Add(first.Value);
@@ -142,7 +147,10 @@ internal sealed class UnitCoordinator : ReceiveActor
         }
 
         // Nothing was written: the parts that were staged are dropped, the rejected units fail, and the others go
-        // again, first in line, checked afresh against states without the rejected ones.
+        // again, first in line, checked afresh against states without the rejected ones. A unit that only conflicted
+        // with an earlier unit of the round was not rejected: that unit may be rejected elsewhere and store nothing.
+        // It goes after the units that passed everywhere, which form the next round alone, so that each round makes
+        // progress (the first unit of a round never conflicts: no unit comes before it).
         for (var i = 0; i < _round.Participants.Count; i++)
         {
             if (_round.Staged[i])
@@ -153,12 +161,31 @@ internal sealed class UnitCoordinator : ReceiveActor
 
         var done = _round;
         _round = null;
-        for (var i = done.Units.Count - 1; i >= 0; i--)
+        var passed = 0;
+        var conflicted = 0;
+        foreach (var conflicts in new[] { true, false })
         {
-            if (done.Rejection(i) is null)
+            for (var i = done.Units.Count - 1; i >= 0; i--)
             {
-                _queued.AddFirst(done.Units[i]);
+                if (done.Rejection(i) is null && done.Conflicts(i) == conflicts)
+                {
+                    _queued.AddFirst(done.Units[i]);
+                    if (conflicts)
+                    {
+                        conflicted++;
+                    }
+                    else
+                    {
+                        passed++;
+                    }
+                }
             }
+        }
+
+        Debug.Assert(passed + conflicted < done.Units.Count || (passed > 0 && conflicted > 0), "an aborted round fails a unit or drops the units that conflicted");
+        if (passed > 0 && conflicted > 0)
+        {
+            _nextRoundSize = passed;
         }
 
         for (var i = 0; i < done.Units.Count; i++)

@@ -9,6 +9,7 @@ internal sealed class UnitRound
 {
     private readonly List<List<(int Index, IUnitWrite Unit)>> _unitsOf = new();
     private readonly Dictionary<int, Exception> _rejections = new();
+    private readonly HashSet<int> _conflicts = new();
 
     public UnitRound(long number, List<IUnitWrite> units)
     {
@@ -61,7 +62,8 @@ internal sealed class UnitRound
     /// <summary>The first failure of a part's write.</summary>
     public Exception? Failure { get; set; }
 
-    public bool HasRejections => _rejections.Count > 0;
+    /// <summary>Whether a unit of the round was rejected or conflicts with an earlier one: the round cannot go ahead whole.</summary>
+    public bool HasRejections => _rejections.Count > 0 || _conflicts.Count > 0;
 
     /// <summary>The units of the round that write to participant <paramref name="participant"/>, with their index in the round.</summary>
     public IReadOnlyList<(int Index, IUnitWrite Unit)> UnitsOf(int participant) => _unitsOf[participant];
@@ -89,9 +91,22 @@ internal sealed class UnitRound
 
         foreach (var (index, cause) in named)
         {
-            _rejections.TryAdd(index, cause);
+            if (cause is RoundConflictException)
+            {
+                _conflicts.Add(index);
+            }
+            else
+            {
+                _rejections.TryAdd(index, cause);
+            }
         }
     }
+
+    /// <summary>
+    /// Whether unit <paramref name="index"/>, not rejected anywhere, broke a precondition only because of an earlier
+    /// unit of the round: it must be checked again once the units before it have their outcome.
+    /// </summary>
+    public bool Conflicts(int index) => _conflicts.Contains(index) && !_rejections.ContainsKey(index);
 
     /// <summary>Why unit <paramref name="index"/> was rejected, or null.</summary>
     public Exception? Rejection(int index) => _rejections.GetValueOrDefault(index);

@@ -83,7 +83,7 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
     /// figures are of the newest published write.
     /// </summary>
     public CollectionStatistics Statistics =>
-        new(Count, _engine.StoredBytes, _engine.LiveBytes, _engine.Compactions, _compactor.LastError, _map.RetainedVersions, _map.PinCount);
+        new(Count, _engine.StoredBytes, _engine.LiveBytes, _engine.Compactions, _compactor.LastError, _map.RetainedVersions, _map.PinCount, _engine.UndecidedBlocks);
 
     /// <summary>The number of keys, as of the newest published write. Never blocks.</summary>
     public long Count => _map.Published.Count;

@@ -14,5 +14,11 @@ namespace Stellar.Store;
 /// <param name="OpenSnapshots">
 /// Pins held now: undisposed snapshots, <c>Query</c> enumerations in progress, and a running compaction's own.
 /// </param>
+/// <param name="UncommittedUnitBlocks">
+/// Blocks of writes across collections (<see cref="StellarStore.WriteAsync"/>) that the collection's load found on disk
+/// without their unit's decision: the store stopped after writing this collection's part and before the unit committed,
+/// so the unit never completed successfully. Their records were left out, in every collection the unit touched; they stay
+/// in the files, counted as dead bytes, until compaction drops them. Zero when every unit found was whole.
+/// </param>
 public sealed record CollectionStatistics(long Count, long StoredBytes, long LiveBytes, long Compactions, Exception? LastCompactionError,
-    int RetainedVersions, int OpenSnapshots);
+    int RetainedVersions, int OpenSnapshots, long UncommittedUnitBlocks = 0);

@@ -53,8 +53,12 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
     private readonly WriteBudget _unitBudget;
     private readonly List<IPinnable> _maps = new();
 
-    /// <summary>Units enter their collections' write order under this lock (see <see cref="SubmitInOrderAsync"/>).</summary>
+    /// <summary>
+    /// Units enter their collections' write order under this lock (see <see cref="SubmitInOrderAsync"/>); they are sent
+    /// to the coordinator under it, and so is its close: none is sent after the close.
+    /// </summary>
     private readonly object _unitGate = new();
+    private bool _unitsClosed;
     private UnitLog? _unitLog;
     private Task? _disposeTask;
     private int _disposed;
@@ -179,12 +183,17 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
     /// <para>When the task completes, every write is visible in every collection and as durable as the store's
     /// <see cref="Durability"/> promises; in <see cref="Durability.Fsync"/> mode a unit survives a power loss whole. In
     /// <see cref="Durability.WriteThrough"/> mode it survives a crash of the process whole; a power loss, which may lose
-    /// acknowledged writes in that mode, may also keep the unit's writes to some collections and not to others.</para>
+    /// acknowledged writes in that mode, may also keep the unit's writes to some collections and not to others. In
+    /// <see cref="Durability.Buffered"/> mode a crash of the process keeps a unit whole or drops it whole, and a completed
+    /// <see cref="FlushAsync"/> makes every unit acknowledged before it survive a power loss whole; a power loss before
+    /// that flush completes may keep part of a unit, as in <see cref="Durability.WriteThrough"/> mode.</para>
     /// <para>Reads of one collection (<see cref="Collection{TKey,TValue}.Get"/>, its snapshots) see the unit's writes
     /// to that collection whole; a reader that must see the unit whole across collections reads a <see cref="Snapshot"/>.</para>
     /// </remarks>
     /// <exception cref="ArgumentException">A collection belongs to another store, or one collection's writes take more
     /// than its <see cref="Collection{TKey,TValue}.MaxBatchBytes"/>; nothing is stored.</exception>
+    /// <exception cref="IOException">The first write across collections could not save the store's unit log (a manifest
+    /// replace failed): nothing was stored, and the next call tries again.</exception>
     /// <exception cref="StoreFaultedException">Storage failed while the unit was written: its outcome is uncertain, and
     /// each collection it touched is faulted; reopening the store recovers the unit whole or not at all.</exception>
     public async Task WriteAsync(Action<StoreWriteBatch> build, CancellationToken cancellationToken = default)
@@ -277,8 +286,23 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
         }
     }
 
-    /// <summary>Sends <paramref name="unit"/> to the coordinator.</summary>
-    private void Submit(StoreUnit unit) => _coordinator.Tell(new UnitProtocol.Submit(unit));
+    /// <summary>
+    /// Sends <paramref name="unit"/> to the coordinator, or refuses it once the coordinator was told to close: a unit sent
+    /// after that would reach a stopped actor and never complete.
+    /// </summary>
+    private void Submit(StoreUnit unit)
+    {
+        lock (_unitGate)
+        {
+            if (_unitsClosed)
+            {
+                unit.Complete(new ObjectDisposedException("store", "The store is closed."));
+                return;
+            }
+
+            _coordinator.Tell(new UnitProtocol.Submit(unit));
+        }
+    }
 
     /// <summary>
     /// Pins one consistent cut across every collection open now (see <see cref="StoreSnapshot"/>): a write across
@@ -548,7 +572,12 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
         {
             // Rounds in flight hold their collections' writers: they finish, with their decisions, before any writer closes.
             var rounds = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-            _coordinator.Tell(new UnitProtocol.Close(rounds));
+            lock (_unitGate)
+            {
+                _unitsClosed = true;
+                _coordinator.Tell(new UnitProtocol.Close(rounds));
+            }
+
             await rounds.Task.ConfigureAwait(false);
             await Task.WhenAll(compactors.Select(c => c.StopAsync())).ConfigureAwait(false);
             await Task.WhenAll(writers.Select(w => w.CloseAsync())).ConfigureAwait(false);

@@ -4,7 +4,8 @@ namespace Stellar.Store.TestHost;
 /// Runs one verb, named by the first argument, for a test in another process: <c>lock &lt;dir&gt;</c> holds a
 /// store's lock until killed; <c>lock-twice &lt;dir&gt;</c> also tries a second lock in the same
 /// process (see <see cref="LockTwiceVerb"/>); <c>write &lt;dir&gt; ...</c> writes a seeded workload until killed (see
-/// <see cref="WriteVerb"/>); <c>fixture &lt;dir&gt; plain|encrypted</c> writes a format fixture store (see
+/// <see cref="WriteVerb"/>); <c>units &lt;dir&gt; ...</c> writes seeded units across collections until killed (see
+/// <see cref="UnitsVerb"/>); <c>fixture &lt;dir&gt; plain|encrypted</c> writes a format fixture store (see
 /// <see cref="FixtureVerb"/>). Verbs report progress as single lines on standard output, which the parent reads,
 /// and errors on standard error.
 /// </summary>
@@ -15,6 +16,7 @@ internal static class Program
         ["lock"] = LockVerb.Run,
         ["lock-twice"] = LockTwiceVerb.Run,
         ["write"] = WriteVerb.Run,
+        ["units"] = UnitsVerb.Run,
         ["fixture"] = FixtureVerb.Run,
     };
 

@@ -166,7 +166,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     {
         _pipeline.Check(_stager.Blocks);
         _compaction.Run();
-        _pipeline.Commit(_stager.Blocks, _stager.Count, _stager.CountBeforePart);
+        _pipeline.Commit(_stager.Blocks, _stager.Count, _stager.CountBeforePart, _stager.HasPart);
         _stager.Committed();
         if (Ledger.WantsCompaction())
         {

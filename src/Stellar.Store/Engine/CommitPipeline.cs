@@ -64,9 +64,10 @@ internal sealed class CommitPipeline<TKey, TValue>
     /// Writes <paramref name="blocks"/> and publishes them, with the collection then holding <paramref name="count"/>
     /// keys; when the last blocks are a round's part (<see cref="StagedBlock{TKey,TValue}.Tag"/>), the blocks before
     /// them are published with <paramref name="countBeforePart"/> keys, and the part waits, staged at the next version,
-    /// for <see cref="PublishPart"/>.
+    /// for <see cref="PublishPart"/>. <paramref name="hasPart"/> says the group ends with a part, which may store no
+    /// record at all (only deletes of missing keys): it still waits for its decision, at a version of its own.
     /// </summary>
-    public void Commit(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, long count, long countBeforePart)
+    public void Commit(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, long count, long countBeforePart, bool hasPart)
     {
         Debug.Assert(_part is null, "a part waiting for its decision holds the writer");
         var encoded = new (byte[] Bytes, int Length)[blocks.Count];
@@ -119,7 +120,7 @@ internal sealed class CommitPipeline<TKey, TValue>
             }
 
             _chain.EndGroup();
-            Publish(blocks, reserved, offsets, encoded, count, countBeforePart);
+            Publish(blocks, reserved, offsets, encoded, count, countBeforePart, hasPart);
         }
         finally
         {
@@ -149,7 +150,7 @@ internal sealed class CommitPipeline<TKey, TValue>
         _part = null;
     }
 
-    private void Publish(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, (uint ShardId, ulong Sequence)[] reserved, long[] offsets, (byte[] Bytes, int Length)[] encoded, long count, long countBeforePart)
+    private void Publish(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, (uint ShardId, ulong Sequence)[] reserved, long[] offsets, (byte[] Bytes, int Length)[] encoded, long count, long countBeforePart, bool hasPart)
     {
         var version = ++_version;
         for (var i = 0; i < blocks.Count; i++)
@@ -182,9 +183,19 @@ internal sealed class CommitPipeline<TKey, TValue>
             }
         }
 
-        if (_part is null)
+        if (_part is not null)
         {
-            _map.Publish(version, count);
+            return;
         }
+
+        if (hasPart)
+        {
+            // A part without blocks: the writer holds it for its decision all the same, so it gets its version.
+            _map.Publish(version, countBeforePart);
+            _part = (++_version, countBeforePart, count);
+            return;
+        }
+
+        _map.Publish(version, count);
     }
 }

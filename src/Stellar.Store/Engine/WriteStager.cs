@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using Stellar.Store.Actors;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store.Engine;
@@ -66,7 +67,8 @@ internal sealed class WriteStager<TKey, TValue>
             var rejection = Check(writes, atomic: true, out var kept);
             if (rejection is not null)
             {
-                (rejections ??= new()).Add((unit, rejection));
+                // Rejected only because of units before it in the part, which may not commit: a conflict, not a rejection.
+                (rejections ??= new()).Add((unit, undo.Count > 0 && !RejectedWithout(undo, writes) ? new RoundConflictException(rejection) : rejection));
                 continue;
             }
 
@@ -98,6 +100,37 @@ internal sealed class WriteStager<TKey, TValue>
         }
 
         return null;
+    }
+
+    /// <summary>
+    /// Whether <paramref name="writes"/> are rejected against the staged state without the part's units accepted so far,
+    /// whose overlay entries <paramref name="undo"/> lists: the state that commits whatever the round's outcome.
+    /// </summary>
+    private bool RejectedWithout(List<(TKey Key, bool Had, bool Exists)> undo, List<SingleWrite<TKey, TValue>> writes)
+    {
+        var current = new Dictionary<TKey, bool>();
+        for (var i = undo.Count - 1; i >= 0; i--)
+        {
+            var (key, had, exists) = undo[i];
+            current.TryAdd(key, _overlay[key]);
+            if (had)
+            {
+                _overlay[key] = exists;
+            }
+            else
+            {
+                _overlay.Remove(key);
+            }
+        }
+
+        // Only the overlay is rolled back and restored; the count is not touched, and the check changes nothing else.
+        var rejected = Check(writes, atomic: true, out _) is not null;
+        foreach (var (key, exists) in current)
+        {
+            _overlay[key] = exists;
+        }
+
+        return rejected;
     }
 
     /// <summary>Drops the round's part staged last: its blocks, its overlay entries and its change of the count.</summary>

@@ -166,8 +166,9 @@ internal sealed partial class ShardChain : IDisposable
     /// <summary>
     /// Before the writer starts: gives a collection without a shard its first one, so that its first write does not
     /// wait for the shard's creation (a file, two fsyncs and a manifest replace: most of a fresh store's first 500
-    /// awaited inserts' time). A storage failure here is left to the first write: it finds the shard created, or
-    /// creates it and meets the failure then, faulting the collection as a failed roll does.
+    /// awaited inserts' time). A storage failure here is left to the first write: it creates the shard, or (when the
+    /// failed manifest replace may have left the shard listed in memory only) rolls to a new one, and meets any failure
+    /// then, faulting the collection as a failed roll does.
     /// </summary>
     public void StartFirstShard()
     {
@@ -185,7 +186,10 @@ internal sealed partial class ShardChain : IDisposable
         }
         catch (IOException)
         {
-            // Nothing is undone (see ManifestStore): the manifest's memory holds whatever the replace did.
+            // Nothing is undone (see ManifestStore): the manifest's memory holds whatever the replace did. When that
+            // lists the shard, the disk may not: the first write rolls to a new shard, whose replace lists both or
+            // fails that write and faults the collection, so no write is acknowledged into a shard open may not find.
+            _mustRoll = ActiveShardId != 0;
         }
     }
 

@@ -1,0 +1,113 @@
+using System.Collections.Concurrent;
+
+namespace Stellar.Store.Actors.Tests;
+
+/// <summary>
+/// A sink over a set of ints that takes rounds' parts: adding a key the set (or the group) holds is rejected. Its
+/// commits can be held at a gate or made to fail, and it logs what it commits and publishes, in order.
+/// </summary>
+internal sealed class PartSink : ICommitSink<SetWrite, int>
+{
+    private readonly HashSet<int> _published = new();
+    private readonly List<int> _staged = new();
+    private readonly List<int> _part = new();
+    private readonly List<int> _written = new();
+    private long _partRound;
+
+    /// <summary>Every commit's keys and every publish of a part, in order: "commit 1,2", "part 3", "publish 3".</summary>
+    public ConcurrentQueue<string> Log { get; } = new();
+
+    /// <summary>While not null, commits wait for it.</summary>
+    public TaskCompletionSource? Gate { get; set; }
+
+    /// <summary>Commits that reached the sink (held at the gate or not).</summary>
+    public int CommitsStarted => Volatile.Read(ref _commitsStarted);
+
+    public bool FailCommits { get; set; }
+
+    public IReadOnlyCollection<int> Published => _published;
+
+    private int _commitsStarted;
+
+    public Exception? Stage(SetWrite write, out int result)
+    {
+        result = write.Key;
+        if (!write.IsPart)
+        {
+            if (Holds(write.Key))
+            {
+                return new InvalidOperationException($"duplicate {write.Key}");
+            }
+
+            _staged.Add(write.Key);
+            return null;
+        }
+
+        var rejected = new List<(int, Exception)>();
+        var accepted = new List<int>();
+        foreach (var (unit, keys) in write.Units!)
+        {
+            if (keys.Any(k => Holds(k) || accepted.Contains(k)))
+            {
+                rejected.Add((unit, new InvalidOperationException($"unit {unit}: duplicate")));
+            }
+            else
+            {
+                accepted.AddRange(keys);
+            }
+        }
+
+        if (rejected.Count > 0)
+        {
+            return new UnitsRejected(rejected);
+        }
+
+        _part.AddRange(accepted);
+        _partRound = write.Round;
+        return null;
+    }
+
+    public async Task CommitAsync()
+    {
+        Interlocked.Increment(ref _commitsStarted);
+        if (Gate is { } gate)
+        {
+            await gate.Task;
+        }
+
+        await Task.Yield();
+        if (FailCommits)
+        {
+            throw new IOException("disk on fire");
+        }
+
+        Log.Enqueue($"commit {string.Join(",", _staged)}" + (_part.Count > 0 ? $" part {string.Join(",", _part)}" : string.Empty));
+        _published.UnionWith(_staged);
+        _written.AddRange(_part);
+        _staged.Clear();
+        _part.Clear();
+    }
+
+    public void Discard()
+    {
+        _staged.Clear();
+        _part.Clear();
+    }
+
+    public void Unstage() => _part.Clear();
+
+    public void PublishPart(long round)
+    {
+        Log.Enqueue($"publish {round}");
+        _published.UnionWith(_written);
+        _written.Clear();
+    }
+
+    public void EndPart() => Log.Enqueue($"end {_partRound}");
+
+    public Task FlushAsync() => Task.CompletedTask;
+
+    public Exception Fault(Exception cause) => new InvalidOperationException("faulted", cause);
+
+    private bool Holds(int key) => _published.Contains(key) || _staged.Contains(key) || _part.Contains(key);
+}

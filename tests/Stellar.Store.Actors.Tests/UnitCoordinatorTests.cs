@@ -1,0 +1,147 @@
+using Akka.Actor;
+using Akka.TestKit.Xunit2;
+
+namespace Stellar.Store.Actors.Tests;
+
+/// <summary>The coordinator of cross-collection rounds with the real writers, over sinks that take parts.</summary>
+public sealed class UnitCoordinatorTests : TestKit
+{
+    private static readonly TimeSpan Hang = TimeSpan.FromMinutes(1);
+    private readonly MemoryUnitLog _log = new();
+    private readonly IActorRef _coordinator;
+
+    public UnitCoordinatorTests() => _coordinator = Sys.ActorOf(UnitCoordinator.Props(_log, new RoundClock()));
+
+    [Fact]
+    public async Task Round_WhenOneUnitIsRejected_FailsOnlyItAndCommitsTheOthersInTheNextRound()
+    {
+        var (sink1, p1) = Participant();
+        var (sink2, p2) = Participant();
+        await p2.Writer.SubmitAsync(new SetWrite(5), CancellationToken.None);
+
+        // Round 1 is held in its write, so the next two units queue behind it and form round 2 together.
+        sink1.Gate = new TaskCompletionSource();
+        var first = Submit(new SetUnit((p1, [100]), (p2, [100])));
+        await AwaitConditionAsync(() => Task.FromResult(sink1.CommitsStarted > 0));
+        var rejected = Submit(new SetUnit((p1, [1]), (p2, [5])));
+        var other = Submit(new SetUnit((p1, [2]), (p2, [6])));
+        sink1.Gate.SetResult();
+
+        await first.WaitAsync(Hang);
+        await other.WaitAsync(Hang);
+        var failure = await Assert.ThrowsAsync<InvalidOperationException>(() => rejected.WaitAsync(Hang));
+        Assert.Contains("duplicate", failure.Message);
+        Assert.Equal(new[] { 2, 100 }, sink1.Published.Order());
+        Assert.Equal(new[] { 5, 6, 100 }, sink2.Published.Order());
+
+        // Round 2 was aborted, never decided; its other unit committed in round 3.
+        Assert.Equal(new long[] { 1, 3 }, _log.Decisions.Select(d => d.Round));
+    }
+
+    [Fact]
+    public async Task Round_WhenAPartFailsToWrite_FaultsEveryParticipantFailsTheUnitAndLaterDecisionsUseANewSession()
+    {
+        var (sink1, p1) = Participant();
+        var (sink2, p2) = Participant();
+        var (_, p3) = Participant();
+        var (_, p4) = Participant();
+        await Submit(new SetUnit((p3, [1]), (p4, [1]))).WaitAsync(Hang);
+
+        sink1.FailCommits = true;
+        var failure = await Assert.ThrowsAsync<InvalidOperationException>(() => Submit(new SetUnit((p1, [1]), (p2, [1]))).WaitAsync(Hang));
+        Assert.Equal("faulted", failure.Message);
+
+        // Both collections are faulted, the one whose part was written too: its outcome is not known.
+        sink1.FailCommits = false;
+        await Assert.ThrowsAsync<InvalidOperationException>(() => p1.Writer.SubmitAsync(new SetWrite(7), CancellationToken.None).WaitAsync(Hang));
+        await Assert.ThrowsAsync<InvalidOperationException>(() => p2.Writer.SubmitAsync(new SetWrite(7), CancellationToken.None).WaitAsync(Hang));
+        Assert.DoesNotContain(1, sink2.Published);
+
+        // Other collections go on, under a session no decision of the uncertain round's session can be mistaken for.
+        await Submit(new SetUnit((p3, [2]), (p4, [2]))).WaitAsync(Hang);
+        var decisions = _log.Decisions.ToArray();
+        Assert.Equal(2, decisions.Length);
+        Assert.NotEqual(decisions[0].Session, decisions[1].Session);
+    }
+
+    [Fact]
+    public async Task Round_WhenTheDecisionFails_FaultsItsParticipantsAndRefusesLaterUnits()
+    {
+        var (sink1, p1) = Participant();
+        var (_, p2) = Participant();
+        var (sink3, p3) = Participant();
+        var (_, p4) = Participant();
+        _log.Fail = true;
+
+        await Assert.ThrowsAsync<IOException>(() => Submit(new SetUnit((p1, [1]), (p2, [1]))).WaitAsync(Hang));
+        Assert.DoesNotContain(1, sink1.Published);
+        await Assert.ThrowsAsync<InvalidOperationException>(() => p1.Writer.SubmitAsync(new SetWrite(2), CancellationToken.None).WaitAsync(Hang));
+        await Assert.ThrowsAsync<InvalidOperationException>(() => p2.Writer.SubmitAsync(new SetWrite(2), CancellationToken.None).WaitAsync(Hang));
+
+        // The unit log's state is unknown: no later unit is decided, and nothing of one is written.
+        _log.Fail = false;
+        await Assert.ThrowsAsync<IOException>(() => Submit(new SetUnit((p3, [1]), (p4, [1]))).WaitAsync(Hang));
+        Assert.Empty(sink3.Published);
+        Assert.Empty(_log.Decisions);
+    }
+
+    [Fact]
+    public async Task Close_WhileARoundIsInFlight_CompletesOnlyAfterTheRoundAndRefusesLaterUnits()
+    {
+        var (sink1, p1) = Participant();
+        var (_, p2) = Participant();
+        sink1.Gate = new TaskCompletionSource();
+        var unit = Submit(new SetUnit((p1, [1]), (p2, [1])));
+        await AwaitConditionAsync(() => Task.FromResult(sink1.CommitsStarted > 0));
+
+        var closed = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var unitDoneAtClose = closed.Task.ContinueWith(_ => unit.IsCompletedSuccessfully && !_log.Decisions.IsEmpty, TaskScheduler.Default);
+        _coordinator.Tell(new UnitProtocol.Close(closed));
+        var late = Submit(new SetUnit((p1, [2]), (p2, [2])));
+        sink1.Gate.SetResult();
+
+        await closed.Task.WaitAsync(Hang);
+        Assert.True(await unitDoneAtClose, "the close completed before the round in flight was decided and completed");
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => late.WaitAsync(Hang));
+        Assert.DoesNotContain(2, sink1.Published);
+    }
+
+    [Fact]
+    public async Task Writer_SingleWritesQueuedBehindAHeldPart_WaitForTheRoundThenCommitInOrder()
+    {
+        var (sink1, p1) = Participant();
+        var (sink2, p2) = Participant();
+
+        // p1 writes its part; p2 is held in its write, so the round waits and p1 holds its written part.
+        sink2.Gate = new TaskCompletionSource();
+        var unit = Submit(new SetUnit((p1, [1]), (p2, [1])));
+        await AwaitConditionAsync(() => Task.FromResult(sink1.Log.Any(l => l.Contains("part 1")) && sink2.CommitsStarted > 0));
+        var singles = new[] { 10, 11, 12 }.Select(k => p1.Writer.SubmitAsync(new SetWrite(k), CancellationToken.None)).ToArray();
+        var duplicate = p1.Writer.SubmitAsync(new SetWrite(1), CancellationToken.None);
+        sink2.Gate.SetResult();
+
+        await unit.WaitAsync(Hang);
+        Assert.Equal(new[] { 10, 11, 12 }, await Task.WhenAll(singles).WaitAsync(Hang));
+
+        // Checked against the part once it was published: the unit's key is there, so the single insert is a duplicate.
+        await Assert.ThrowsAsync<InvalidOperationException>(() => duplicate.WaitAsync(Hang));
+        var log = sink1.Log.ToList();
+        var end = log.IndexOf("end 1");
+        Assert.True(log.IndexOf("publish 1") < end && end >= 0, string.Join(" | ", log));
+        var singlesAt = log.FindIndex(l => l.StartsWith("commit 10", StringComparison.Ordinal));
+        Assert.True(singlesAt > end, $"the single writes committed before the round ended: {string.Join(" | ", log)}");
+        Assert.Equal("10,11,12", string.Join(",", log.Skip(singlesAt).SelectMany(l => l["commit ".Length..].Split(',', StringSplitOptions.RemoveEmptyEntries))));
+    }
+
+    private (PartSink Sink, SetParticipant Participant) Participant()
+    {
+        var sink = new PartSink();
+        return (sink, new SetParticipant(new WriterHandle<SetWrite, int>(Sys.ActorOf(CollectionWriterProps.Create(sink)), 1024)));
+    }
+
+    private Task Submit(SetUnit unit)
+    {
+        _coordinator.Tell(new UnitProtocol.Submit(unit));
+        return unit.Completion;
+    }
+}
