@@ -7,7 +7,6 @@ using Stellar.Store.Codecs;
 using Stellar.Store.Engine;
 using Stellar.Store.Format;
 using Stellar.Store.Shards;
-using Stellar.Store.Snapshots;
 using Stellar.Store.Storage;
 using Stellar.Store.Units;
 
@@ -21,7 +20,7 @@ namespace Stellar.Store;
 /// Thread safety: every member may be called from any thread. Disposing flushes every collection (fsync) and
 /// releases the directory; so does the actor system's <c>CoordinatedShutdown</c>.
 /// </remarks>
-public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
+public sealed class StellarStore : IAsyncDisposable, IStoreContext
 {
     private const string StoreActorConfig = """
         akka {
@@ -48,18 +47,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
     private readonly IActorRef _guardian;
     private readonly StrongBox<StellarStore?> _shutdownHook;
     private readonly object _gate = new();
-    private readonly RoundClock _rounds = new();
-    private readonly IActorRef _coordinator;
-    private readonly WriteBudget _unitBudget;
-    private readonly List<IPinnable> _maps = new();
-
-    /// <summary>
-    /// Units enter their collections' write order under this lock (see <see cref="SubmitInOrderAsync"/>); they are sent
-    /// to the coordinator under it, and so is its close: none is sent after the close.
-    /// </summary>
-    private readonly object _unitGate = new();
-    private bool _unitsClosed;
-    private UnitLog? _unitLog;
+    private readonly StoreUnits _units;
     private Task? _disposeTask;
     private int _disposed;
 
@@ -77,8 +65,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
         _ownsSystem = options.ActorSystem is null;
         _system = options.ActorSystem ?? ActorSystem.Create("stellar-store", ConfigurationFactory.ParseString(StoreActorConfig));
         _guardian = _system.ActorOf(StoreGuardian.Props(), $"stellar-store-{Interlocked.Increment(ref s_storeCounter)}");
-        _coordinator = _system.ActorOf(UnitCoordinator.Props(this, _rounds), $"stellar-units-{Interlocked.Increment(ref s_storeCounter)}");
-        _unitBudget = new WriteBudget(options.MaxQueuedWrites, options.MaxQueuedBytes);
+        _units = new StoreUnits(this, _system, $"stellar-units-{Interlocked.Increment(ref s_storeCounter)}", options, OpenUnitLog);
 
         // A caller's system may outlive this store by far (Akka.Hosting) and never forgets a task, so the task
         // reaches the store only through a box that closing empties; else every closed store would stay in memory.
@@ -232,76 +219,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
             return;
         }
 
-        var unit = new StoreUnit(parts.ToDictionary<IUnitBatch, IUnitParticipant, object>(p => p.Participant, p => p.Writes, ReferenceEqualityComparer.Instance));
-        var bytes = parts.Sum(p => p.Bytes);
-        try
-        {
-            await SubmitInOrderAsync(unit, parts, bytes, cancellationToken).ConfigureAwait(false);
-            try
-            {
-                await unit.Completion.ConfigureAwait(false);
-            }
-            finally
-            {
-                _unitBudget.Release(bytes);
-            }
-        }
-        finally
-        {
-            parts.ForEach(p => p.Release());
-        }
-    }
-
-    /// <summary>
-    /// Hands <paramref name="unit"/> to the coordinator after every write and flush made before it to its collections,
-    /// and before every one made after it (see <see cref="WriteOrder"/>), within the unit budget. When it is never handed
-    /// on (cancelled, or the store is closing), the unit is completed with why, so that nothing waits for it.
-    /// </summary>
-    private async Task SubmitInOrderAsync(StoreUnit unit, List<IUnitBatch> parts, long bytes, CancellationToken cancellationToken)
-    {
-        var submitted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var outcome = unit.Completion.ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
-        Task before;
-        lock (_unitGate)
-        {
-            // Under one lock, so that every collection sees units in the same order: a unit never waits for one that
-            // waits for it.
-            before = Task.WhenAll(parts.Select(p => p.Writer.EnterUnit(submitted.Task, outcome)));
-        }
-
-        try
-        {
-            await before.WaitAsync(cancellationToken).ConfigureAwait(false);
-            EnsureUnitLog();
-            await _unitBudget.AdmitAsync(bytes, () => Submit(unit), cancellationToken).ConfigureAwait(false);
-        }
-        catch (Exception e)
-        {
-            unit.Complete(e);
-            throw;
-        }
-        finally
-        {
-            submitted.TrySetResult();
-        }
-    }
-
-    /// <summary>
-    /// Sends <paramref name="unit"/> to the coordinator, or refuses it once the coordinator was told to close: a unit sent
-    /// after that would reach a stopped actor and never complete.
-    /// </summary>
-    private void Submit(StoreUnit unit)
-    {
-        lock (_unitGate)
-        {
-            if (_unitsClosed)
-            {
-                unit.Complete(new ObjectDisposedException("store", "The store is closed."));
-                return;
-            }
-
-            _coordinator.Tell(new UnitProtocol.Submit(unit));
-        }
+        await _units.WriteAsync(parts, cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>
@@ -312,13 +230,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
     public StoreSnapshot Snapshot()
     {
         ThrowIfDisposed();
-        IPinnable[] maps;
-        lock (_gate)
-        {
-            maps = _maps.ToArray();
-        }
-
-        return StoreSnapshot.Take(this, maps, _rounds);
+        return _units.Snapshot();
     }
 
     /// <summary>The collection <paramref name="name"/>, loaded on first use; the store's own collections too (no naming rule).</summary>
@@ -406,7 +318,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
 
         // A collection's flush waits for the units in flight on it; their decisions are recorded by then, and the unit
         // log is flushed after, so that no part is flushed without its decision.
-        var log = Volatile.Read(ref _unitLog)?.Writer;
+        var log = _units.LogWriter;
         await Task.WhenAll(Writers().Where(w => !ReferenceEquals(w, log)).Select(w => w.FlushAsync())).ConfigureAwait(false);
         if (log is not null)
         {
@@ -458,7 +370,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
             // Before any collection loads: its parts of cross-collection rounds count only where the log decided them.
             try
             {
-                store.EnsureUnitLog();
+                store._units.EnsureLog();
             }
             catch
             {
@@ -489,7 +401,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
         where TKey : notnull
     {
         Debug.Assert(!Monitor.IsEntered(_gate), "a load holds no store-wide lock, so that flushes, other collections and close go on");
-        var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold, IsDecided);
+        var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold, _units.IsDecided);
         engine.Load();
         chain.StartFirstShard();
         var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
@@ -504,28 +416,15 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
             _writers.Add(handle);
             if (name != UnitLog.CollectionName)
             {
-                _maps.Add(engine.Map);
+                _units.AddToCuts(engine.Map);
             }
         }
 
         return collection;
     }
 
-    /// <summary>The coordinator's decisions go to the unit log, which every unit makes sure of before it is submitted.</summary>
-    Task IUnitLog.RecordAsync(Guid session, long round) => _unitLog!.RecordAsync(session, round);
-
-    /// <summary>Whether the round a part block found at open names was committed: the unit log holds its decision.</summary>
-    private bool IsDecided(UnitTag tag) => Volatile.Read(ref _unitLog) is { } log && log.IsDecided(tag);
-
-    /// <summary>Loads the unit log, or makes it at the first write across collections; the store's first load when it exists.</summary>
-    private void EnsureUnitLog()
-    {
-        if (Volatile.Read(ref _unitLog) is null)
-        {
-            var decisions = Open<Guid, (Guid Session, long Round)>(UnitLog.CollectionName, UnitLog.SessionOf);
-            Interlocked.CompareExchange(ref _unitLog, new UnitLog(decisions), null);
-        }
-    }
+    /// <summary>Loads the unit log's collection, or makes it: at open when the store has one, before any other collection.</summary>
+    private UnitLog OpenUnitLog() => new(Open<Guid, (Guid Session, long Round)>(UnitLog.CollectionName, UnitLog.SessionOf));
 
     private List<IWriterHandle> Writers()
     {
@@ -570,15 +469,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
         Exception? failure = null;
         try
         {
-            // Rounds in flight hold their collections' writers: they finish, with their decisions, before any writer closes.
-            var rounds = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-            lock (_unitGate)
-            {
-                _unitsClosed = true;
-                _coordinator.Tell(new UnitProtocol.Close(rounds));
-            }
-
-            await rounds.Task.ConfigureAwait(false);
+            await _units.CloseAsync().ConfigureAwait(false);
             await Task.WhenAll(compactors.Select(c => c.StopAsync())).ConfigureAwait(false);
             await Task.WhenAll(writers.Select(w => w.CloseAsync())).ConfigureAwait(false);
         }
@@ -592,7 +483,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext, IUnitLog
             writer.Dispose();
         }
 
-        _unitBudget.Dispose();
+        _units.Dispose();
 
         foreach (var compactor in compactors)
         {
