@@ -348,6 +348,9 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     /// <summary>Finishes queued writes, flushes everything to disk, stops the writers and releases the directory.</summary>
     public ValueTask DisposeAsync() => new(CloseAsync(terminateSystem: _ownsSystem));
 
+    /// <summary>Cross-collection rounds committed since open (for the benchmarks' units per round).</summary>
+    internal long UnitRounds => _units.VisibleRound;
+
     /// <summary>The store's cipher, null for a plain store: lets tests watch its key material.</summary>
     internal AesGcmBlockCipher? Cipher => _cipher;
 

@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Reflection;
 using Stellar.Store.Benchmarks.Infrastructure;
 using Stellar.Store.Benchmarks.Model;
 
@@ -249,13 +248,6 @@ internal static class UnitMix
         return (store, Enumerable.Range(0, Collections).Select(i => store.GetCollection<int, SmallRecord>($"part-{i}", r => r.Id)).ToArray());
     }
 
-    /// <summary>
-    /// The newest round the store's coordinator has made visible, read by reflection (the clock is internal to the
-    /// engine and this is a measurement, not a feature); 0 when the engine no longer has it.
-    /// </summary>
-    private static long VisibleRound(StellarStore store) =>
-        typeof(StellarStore).GetField("_rounds", BindingFlags.NonPublic | BindingFlags.Instance)?.GetValue(store) is { } clock
-        && clock.GetType().GetProperty("Visible")?.GetValue(clock) is long visible
-            ? visible
-            : 0;
+    /// <summary>The rounds the store's coordinator has made visible since open.</summary>
+    private static long VisibleRound(StellarStore store) => store.UnitRounds;
 }

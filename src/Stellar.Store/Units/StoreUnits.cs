@@ -41,6 +41,9 @@ internal sealed class StoreUnits : IUnitLog, IDisposable
         _budget = new WriteBudget(options.MaxQueuedWrites, options.MaxQueuedBytes);
     }
 
+    /// <summary>The newest round visible in every collection it touched (rounds are numbered from 1 at each open).</summary>
+    public long VisibleRound => _rounds.Visible;
+
     /// <summary>The unit log's writer, once the log is open.</summary>
     public IWriterHandle? LogWriter => Volatile.Read(ref _log)?.Writer;
 
