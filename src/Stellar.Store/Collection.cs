@@ -296,6 +296,13 @@ public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
         return SingleWrite<TKey, TValue>.Create(kind, key, value, MaxKeyBytes, MaxValueBytes);
     }
 
+    /// <summary>
+    /// Upserts <paramref name="value"/> for the store itself, also while it closes: the unit log's decisions of the rounds
+    /// a close waits for. The writer refuses it only once it was closed.
+    /// </summary>
+    internal Task StoreUpsertAsync(TValue value) =>
+        SubmitAsync(SingleWrite<TKey, TValue>.Create(WriteKind.Upsert, KeyOf(value), value, MaxKeyBytes, MaxValueBytes), CancellationToken.None);
+
     TKey IBatchEncoder<TKey, TValue>.KeyOf(TValue value) => KeyOf(value);
 
     SingleWrite<TKey, TValue> IBatchEncoder<TKey, TValue>.Encode(WriteKind kind, TKey key, TValue? value) => Encode(kind, key, value);

@@ -25,6 +25,9 @@ internal sealed class StoreUnits : IUnitLog, IDisposable
     /// to the coordinator under it, and so is its close: none is sent after the close.
     /// </summary>
     private readonly object _gate = new();
+
+    /// <summary>Units that entered their collections' order and are not yet handed to the coordinator (under <see cref="_gate"/>).</summary>
+    private readonly HashSet<Task> _entering = new();
     private bool _closed;
     private UnitLog? _log;
 
@@ -109,9 +112,20 @@ internal sealed class StoreUnits : IUnitLog, IDisposable
         }
     }
 
-    /// <summary>Finishes the round in flight and the units queued, then refuses new ones.</summary>
+    /// <summary>
+    /// Waits for the units made before the call that still wait for their turn (behind writes that wait for other
+    /// units), finishes the round in flight and the units queued, then refuses new ones.
+    /// </summary>
     public async Task CloseAsync()
     {
+        Task[] entering;
+        lock (_gate)
+        {
+            entering = _entering.ToArray();
+        }
+
+        await Task.WhenAll(entering).ConfigureAwait(false);
+
         // Rounds in flight hold their collections' writers: they finish, with their decisions, before any writer closes.
         var rounds = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
         lock (_gate)
@@ -133,6 +147,8 @@ internal sealed class StoreUnits : IUnitLog, IDisposable
     /// </summary>
     private async Task SubmitInOrderAsync(StoreUnit unit, List<IUnitBatch> parts, long bytes, CancellationToken cancellationToken)
     {
+        // Before the unit waits for its turn: by then the store may be closing, and a closing store opens no collection.
+        EnsureLog();
         var submitted = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var outcome = unit.Completion.ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
         Task before;
@@ -141,12 +157,12 @@ internal sealed class StoreUnits : IUnitLog, IDisposable
             // Under one lock, so that every collection sees units in the same order: a unit never waits for one that
             // waits for it.
             before = Task.WhenAll(parts.Select(p => p.Writer.EnterUnit(submitted.Task, outcome)));
+            _entering.Add(submitted.Task);
         }
 
         try
         {
             await before.WaitAsync(cancellationToken).ConfigureAwait(false);
-            EnsureLog();
             await _budget.AdmitAsync(bytes, () => Submit(unit), cancellationToken).ConfigureAwait(false);
         }
         catch (Exception e)
@@ -156,6 +172,11 @@ internal sealed class StoreUnits : IUnitLog, IDisposable
         }
         finally
         {
+            lock (_gate)
+            {
+                _entering.Remove(submitted.Task);
+            }
+
             submitted.TrySetResult();
         }
     }

@@ -29,5 +29,5 @@ internal sealed class UnitLog : IUnitLog
     public bool IsDecided(UnitTag tag) =>
         _decisions.TryGet(tag.Session, out var decision) && (ulong)decision.Round >= tag.Round;
 
-    public Task RecordAsync(Guid session, long round) => _decisions.UpsertAsync((session, round));
+    public Task RecordAsync(Guid session, long round) => _decisions.StoreUpsertAsync((session, round));
 }

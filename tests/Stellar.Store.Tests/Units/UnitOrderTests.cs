@@ -97,4 +97,32 @@ public sealed class UnitOrderTests : IDisposable
         Assert.Equal(20, reopened.GetCollection<int, Account>("a", x => x.Id).Count);
         Assert.Equal(20, reopened.GetCollection<int, Account>("b", x => x.Id).Count);
     }
+
+    [Fact]
+    public async Task DisposeAsync_WithWritesWaitingBehindUnits_StoresThemAllBeforeClosing()
+    {
+        var writes = new List<Task>();
+        var store = await StellarStore.OpenAsync(_dir.Path);
+        var a = store.GetCollection<int, Account>("a", x => x.Id);
+        var b = store.GetCollection<int, Account>("b", x => x.Id);
+        for (var i = 0; i < Tries; i++)
+        {
+            writes.Add(store.WriteAsync(tx =>
+            {
+                tx.In(a).Upsert(new Account(i, 1));
+                tx.In(b).Upsert(new Account(i, 1));
+            }));
+            writes.Add(a.UpsertAsync(new Account(i, 2)));
+        }
+
+        // Disposed at once: the plain writes that wait behind units still go in, after them, and then the close.
+        await store.DisposeAsync();
+        await Task.WhenAll(writes);
+
+        await using var reopened = await StellarStore.OpenAsync(_dir.Path);
+        var reopenedA = reopened.GetCollection<int, Account>("a", x => x.Id);
+        var reopenedB = reopened.GetCollection<int, Account>("b", x => x.Id);
+        Assert.All(Enumerable.Range(0, Tries), i => Assert.Equal(2, reopenedA.Get(i)!.Gold));
+        Assert.Equal(Tries, reopenedB.Count);
+    }
 }
