@@ -122,13 +122,14 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     /// <see cref="WriteStager{TKey,TValue}.TargetBlockBytes"/>, ends without an fsync and has no compaction step: such a
     /// commit is one small encode and one <c>write()</c>, cheaper than the two thread hops of running it elsewhere and
     /// reporting back, which made up most of a single awaited write's latency. Anything larger, an fsync or a
-    /// compaction's file work runs on the thread pool, so the actor's thread never waits on the device for long.
+    /// compaction's file work runs elsewhere, so the actor's thread never waits on the device for long: a group that
+    /// ends with an fsync on the collection's device thread (see <see cref="DeviceThread"/>), the rest on the thread pool.
     /// </summary>
     public Task CommitAsync()
     {
         if (!CommitsInline())
         {
-            return Task.Run(Commit);
+            return _chain.SyncsEachGroup ? _chain.RunOnDeviceThreadAsync(Commit) : Task.Run(Commit);
         }
 
         try
@@ -148,7 +149,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         _compaction.Discard();
     }
 
-    public Task FlushAsync() => Task.Run(_chain.Flush);
+    public Task FlushAsync() => _chain.RunOnDeviceThreadAsync(_chain.Flush);
 
     public Exception Fault(Exception cause) => cause is StoreFaultedException faulted
         ? faulted

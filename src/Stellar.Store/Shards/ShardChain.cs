@@ -34,6 +34,7 @@ internal sealed partial class ShardChain : IDisposable
     private readonly Dictionary<uint, IStorageFile> _files = new();
     private readonly HashSet<uint> _touched = new();
     private readonly MemoryStream _buffer = new();
+    private readonly DeviceThread _deviceThread;
 
     /// <summary>
     /// The salt of every shard that has one: listed, planned, or retired by a compaction (kept for the session, so
@@ -62,6 +63,7 @@ internal sealed partial class ShardChain : IDisposable
         _storage = storage;
         _manifest = manifest;
         _collectionId = collectionId;
+        _deviceThread = new DeviceThread($"stellar-fsync-c{collectionId}");
         _entry = manifest.Collection(collectionId);
         _maxShardBytes = maxShardBytes;
         _durability = durability;
@@ -238,8 +240,15 @@ internal sealed partial class ShardChain : IDisposable
         return bytes;
     }
 
+    /// <summary>
+    /// Runs <paramref name="blocking"/>, work that waits on the device (a group that ends with an fsync, a flush), on the
+    /// collection's own thread (see <see cref="DeviceThread"/>).
+    /// </summary>
+    public Task RunOnDeviceThreadAsync(Action blocking) => _deviceThread.RunAsync(blocking);
+
     public void Dispose()
     {
+        _deviceThread.Dispose();
         foreach (var file in _files.Values)
         {
             file.Dispose();
