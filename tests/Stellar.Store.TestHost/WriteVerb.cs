@@ -23,7 +23,23 @@ internal static class WriteVerb
     /// <summary>A bound, so that a child whose parent died stops on its own.</summary>
     private const int MaxStepsPerTask = 50_000;
 
-    public static int Run(string[] args)
+    public static int Run(string[] args) => RunTasks("write", args, (store, seed) =>
+    {
+        var items = store.GetCollection<int, WorkloadItem>(WorkloadStream.CollectionName, i => i.Id);
+        return task =>
+        {
+            var stream = new WorkloadStream(seed, task, KeysPerTask);
+            return () => WorkloadStream.ExecuteAsync(items, stream.Next());
+        };
+    });
+
+    /// <summary>
+    /// The body of a verb that takes <c>&lt;dir&gt; &lt;seed&gt; &lt;durability&gt; &lt;compression&gt; &lt;encrypted&gt;</c>:
+    /// opens the store, lets <paramref name="prepare"/> open its collections, prints <see cref="ReadyLine"/>, then runs
+    /// <see cref="Tasks"/> tasks, each taking the steps its step function makes (from <paramref name="prepare"/>'s
+    /// factory, by task) and printing <c>ack &lt;task&gt; &lt;step&gt; .</c> after each, until it is killed.
+    /// </summary>
+    internal static int RunTasks(string verb, string[] args, Func<StellarStore, int, Func<int, Func<Task>>> prepare)
     {
         if (args.Length != 5
             || !int.TryParse(args[1], NumberStyles.Integer, CultureInfo.InvariantCulture, out var seed)
@@ -31,14 +47,14 @@ internal static class WriteVerb
             || !Enum.TryParse<Compression>(args[3], out var compression)
             || !bool.TryParse(args[4], out var encrypted))
         {
-            Console.Error.WriteLine("usage: write <store directory> <seed> <Buffered|WriteThrough|Fsync> <None|Lz4> <true|false>");
+            Console.Error.WriteLine($"usage: {verb} <store directory> <seed> <Buffered|WriteThrough|Fsync> <None|Lz4> <true|false>");
             return ExitCodes.Usage;
         }
 
-        return RunAsync(args[0], seed, WorkloadOptions.Create(durability, compression, encrypted)).GetAwaiter().GetResult();
+        return RunTasksAsync(args[0], seed, WorkloadOptions.Create(durability, compression, encrypted), prepare).GetAwaiter().GetResult();
     }
 
-    private static async Task<int> RunAsync(string directory, int seed, StoreOptions options)
+    private static async Task<int> RunTasksAsync(string directory, int seed, StoreOptions options, Func<StellarStore, int, Func<int, Func<Task>>> prepare)
     {
         StellarStore store;
         try
@@ -51,14 +67,14 @@ internal static class WriteVerb
             return ExitCodes.StoreLocked;
         }
 
-        var items = store.GetCollection<int, WorkloadItem>(WorkloadStream.CollectionName, i => i.Id);
+        var steps = prepare(store, seed);
         Print(ReadyLine);
         var tasks = Enumerable.Range(0, Tasks).Select(task => Task.Run(async () =>
         {
-            var stream = new WorkloadStream(seed, task, KeysPerTask);
+            var next = steps(task);
             for (var step = 0; step < MaxStepsPerTask; step++)
             {
-                await WorkloadStream.ExecuteAsync(items, stream.Next()).ConfigureAwait(false);
+                await next().ConfigureAwait(false);
 
                 // The trailing dot marks a whole line: a line cut by the kill is not an acknowledgement.
                 Print(string.Create(CultureInfo.InvariantCulture, $"ack {task} {step} ."));
