@@ -1,0 +1,206 @@
+using System.Diagnostics;
+
+namespace Stellar.Store.Indexes;
+
+/// <summary>
+/// A sorted set of distinct items, changed by one writer and read by any number of threads without locks: a skip
+/// list whose links the writer sets with release writes and readers follow with acquire reads.
+/// </summary>
+/// <remarks>
+/// <para>Why this shape: an index must be read lock-free beside a writer that keeps changing it, and a skip list
+/// changes by relinking a few pointers, never by copying (a copy-on-write tree would copy a path per change, and the
+/// writer changes it on every commit). Adding links the new node at the lowest level first, so a reader that finds
+/// it at any level finds it whole; removing unlinks it from the top down and leaves its own links as they were, so a
+/// reader standing on a removed node still walks on to the items after it.</para>
+/// <para>What a reader sees: every item added before its walk began and not removed before the walk passed it; it
+/// may also see items added or removed meanwhile. The index's entries carry the versions they are visible at, so
+/// that a reader keeps only what its snapshot can see.</para>
+/// <para>Thread safety: <see cref="Add"/> and <see cref="Remove"/> from one thread at a time (the collection's
+/// writer); everything else from any thread.</para>
+/// </remarks>
+/// <typeparam name="T">The items, ordered by the comparer given.</typeparam>
+internal sealed class SkipList<T>
+{
+    private const int MaxLevel = 32;
+
+    private readonly IComparer<T> _comparer;
+    private readonly Node _head = new(default!, MaxLevel);
+
+    /// <summary>Writer only: the state of the level generator (xorshift).</summary>
+    private uint _random = 2463534242;
+    private int _level = 1;
+    private int _count;
+
+    public SkipList(IComparer<T> comparer) => _comparer = comparer;
+
+    /// <summary>The number of items, as of the writer's last change.</summary>
+    public int Count => Volatile.Read(ref _count);
+
+    /// <summary>The first node, or null when the set is empty.</summary>
+    public Node? First => _head.Next;
+
+    /// <summary>The first node whose item is at or after <paramref name="probe"/>, or null.</summary>
+    public Node? FirstAtOrAfter(T probe) => Predecessor(probe).Next;
+
+    /// <summary>The last node whose item is before <paramref name="probe"/>, or null.</summary>
+    public Node? LastBefore(T probe)
+    {
+        var node = Predecessor(probe);
+        return ReferenceEquals(node, _head) ? null : node;
+    }
+
+    /// <summary>The last node, or null when the set is empty.</summary>
+    public Node? Last()
+    {
+        var node = _head;
+        for (var level = MaxLevel - 1; level >= 0; level--)
+        {
+            while (node.NextAt(level) is { } next)
+            {
+                node = next;
+            }
+        }
+
+        return ReferenceEquals(node, _head) ? null : node;
+    }
+
+    /// <summary>Writer only: adds <paramref name="item"/>, which the set must not hold.</summary>
+    public void Add(T item)
+    {
+        var update = new Node[MaxLevel];
+        var node = _head;
+        for (var level = _level - 1; level >= 0; level--)
+        {
+            while (node.NextAt(level) is { } next && _comparer.Compare(next.Item, item) < 0)
+            {
+                node = next;
+            }
+
+            update[level] = node;
+        }
+
+        Debug.Assert(node.NextAt(0) is not { } same || _comparer.Compare(same.Item, item) != 0, "an item is added once");
+        var height = RandomLevel();
+        for (var level = _level; level < height; level++)
+        {
+            update[level] = _head;
+        }
+
+        var added = new Node(item, height);
+        for (var level = 0; level < height; level++)
+        {
+            added.InitAt(level, update[level].NextAt(level));
+        }
+
+        // Lowest level first: a reader that meets the node at any level can walk on from it at level 0.
+        for (var level = 0; level < height; level++)
+        {
+            update[level].LinkAt(level, added);
+        }
+
+        if (height > _level)
+        {
+            _level = height;
+        }
+
+        Volatile.Write(ref _count, _count + 1);
+    }
+
+    /// <summary>Writer only: removes <paramref name="item"/>; returns whether the set held it.</summary>
+    public bool Remove(T item)
+    {
+        var update = new Node[MaxLevel];
+        var node = _head;
+        for (var level = _level - 1; level >= 0; level--)
+        {
+            while (node.NextAt(level) is { } next && _comparer.Compare(next.Item, item) < 0)
+            {
+                node = next;
+            }
+
+            update[level] = node;
+        }
+
+        if (node.NextAt(0) is not { } found || _comparer.Compare(found.Item, item) != 0)
+        {
+            return false;
+        }
+
+        // Top down, and the removed node keeps its own links: a reader on it still reaches what follows it.
+        for (var level = found.Height - 1; level >= 0; level--)
+        {
+            if (ReferenceEquals(update[level].NextAt(level), found))
+            {
+                update[level].LinkAt(level, found.NextAt(level));
+            }
+        }
+
+        Volatile.Write(ref _count, _count - 1);
+        return true;
+    }
+
+    /// <summary>The last node whose item is before <paramref name="probe"/>, or the head when there is none.</summary>
+    private Node Predecessor(T probe)
+    {
+        var node = _head;
+        for (var level = MaxLevel - 1; level >= 0; level--)
+        {
+            while (node.NextAt(level) is { } next && _comparer.Compare(next.Item, probe) < 0)
+            {
+                node = next;
+            }
+        }
+
+        return node;
+    }
+
+    /// <summary>A level for a new node: 1, then each further level with probability 1/4.</summary>
+    private int RandomLevel()
+    {
+        var height = 1;
+        while (height < MaxLevel)
+        {
+            var x = _random;
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            _random = x;
+            if ((x & 3) != 0)
+            {
+                break;
+            }
+
+            height++;
+        }
+
+        return height;
+    }
+
+    /// <summary>One item and its links, one per level it stands on.</summary>
+    public sealed class Node
+    {
+        private readonly Node?[] _next;
+
+        public Node(T item, int height)
+        {
+            Item = item;
+            _next = new Node?[height];
+        }
+
+        public T Item { get; }
+
+        /// <summary>The levels the node stands on.</summary>
+        public int Height => _next.Length;
+
+        /// <summary>The node after this one at level 0, or null: the next item in order.</summary>
+        public Node? Next => Volatile.Read(ref _next[0]);
+
+        public Node? NextAt(int level) => Volatile.Read(ref _next[level]);
+
+        /// <summary>Before the node is linked: its successor at <paramref name="level"/>.</summary>
+        public void InitAt(int level, Node? next) => _next[level] = next;
+
+        /// <summary>Writer only: makes <paramref name="next"/> the successor at <paramref name="level"/>, visible to readers.</summary>
+        public void LinkAt(int level, Node? next) => Volatile.Write(ref _next[level], next);
+    }
+}
