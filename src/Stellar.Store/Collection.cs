@@ -24,7 +24,7 @@ namespace Stellar.Store;
 /// is stored. Reads return the instance the store holds (the one last written) unless
 /// <see cref="StoreOptions.CopyOnRead"/> is set: treat returned values as immutable, or turn that option on.</para>
 /// </remarks>
-public sealed class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
+public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
     where TKey : notnull
 {
     /// <summary>The largest serialized key accepted.</summary>

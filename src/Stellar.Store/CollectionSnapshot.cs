@@ -61,6 +61,27 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
         }
     }
 
+    /// <summary>The version this snapshot reads at.</summary>
+    internal long Version => _state.Version;
+
+    /// <summary>
+    /// <paramref name="index"/> read at this snapshot's version: its answers hold exactly the records that
+    /// <see cref="Get"/> and <see cref="Query"/> read here. Throws <see cref="InvalidOperationException"/> when the
+    /// index is not built yet (await <see cref="CollectionIndex{TIndexKey,TKey,TValue}.Ready"/>), was built after
+    /// this snapshot was taken, or stopped being kept; <see cref="ArgumentException"/> when it indexes another collection.
+    /// </summary>
+    public IndexView<TIndexKey, TKey, TValue> Index<TIndexKey>(CollectionIndex<TIndexKey, TKey, TValue> index)
+    {
+        ArgumentNullException.ThrowIfNull(index);
+        ThrowIfDisposed();
+        if (!index.Collection.Holds(_map))
+        {
+            throw new ArgumentException($"Index '{index.Name}' belongs to collection '{index.Collection.Name}', not to this snapshot's collection.", nameof(index));
+        }
+
+        return new IndexView<TIndexKey, TKey, TValue>(index.Index, this);
+    }
+
     /// <summary>The value of <paramref name="key"/> at this version, or default.</summary>
     public TValue? Get(TKey key) => TryGet(key, out var value) ? value : default;
 

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Stellar.Store.Actors;
 using Stellar.Store.Format;
+using Stellar.Store.Indexes;
 using Stellar.Store.Shards;
 using Stellar.Store.Snapshots;
 
@@ -27,6 +28,10 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     private readonly CommitPipeline<TKey, TValue> _pipeline;
     private readonly CompactionSteps<TKey, TValue> _compaction;
     private readonly LargeValueReader<TValue> _values;
+    private readonly IndexSet<TKey, TValue> _indexes = new();
+
+    /// <summary>Index steps staged in the group, run at its commit before its blocks.</summary>
+    private readonly List<IndexStep<TKey, TValue>> _indexSteps = new();
 
     /// <summary>
     /// The engine of collection <paramref name="name"/> over <paramref name="chain"/>; <paramref name="decided"/> says
@@ -41,11 +46,12 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
             Collection<TKey, TValue>.MaxKeyBytes + Collection<TKey, TValue>.MaxValueBytes + RecordFormat.PutOverhead <= MaxBlockBytes,
             "a single record of the largest accepted key and value must fit one block");
         Map = new VersionedMap<TKey, TValue>(capacity: CollectionLoader<TKey, TValue>.CapacityFor(chain));
+        Map.HorizonMoved = _indexes.Trim;
         Ledger = new ShardUsageLedger(compactionThreshold, Math.Max(maxShardBytes / 16, CompactionCopier<TKey, TValue>.BlockBytes));
         _values = new LargeValueReader<TValue>(chain, codec);
         _loader = new CollectionLoader<TKey, TValue>(chain, codec, parallelism, largeValueBytes, decided);
         _stager = new WriteStager<TKey, TValue>(name, Map, MaxBlockBytes, largeValueBytes);
-        _pipeline = new CommitPipeline<TKey, TValue>(chain, codec, Map, Ledger, parallelism, largeValueBytes);
+        _pipeline = new CommitPipeline<TKey, TValue>(chain, codec, Map, Ledger, _indexes, parallelism, largeValueBytes);
         _compaction = new CompactionSteps<TKey, TValue>(chain, Map, Ledger, maxShardBytes);
         Copier = new CompactionCopier<TKey, TValue>(name, chain, codec, Map, _values, parallelism, maxShardBytes);
     }
@@ -111,6 +117,8 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
 
     void IWriteStaging<TKey, TValue>.StageCompaction(CompactionStep<TKey, TValue> step) => _compaction.Stage(step);
 
+    void IWriteStaging<TKey, TValue>.StageIndex(IndexStep<TKey, TValue> step) => _indexSteps.Add(step);
+
     void IWriteStaging<TKey, TValue>.StageRelease(ReleaseStep<TKey, TValue> step)
     {
         // Nothing to stage: committing the group publishes once more, which cuts what released snapshots held, and
@@ -147,6 +155,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     {
         _stager.Discard();
         _compaction.Discard();
+        _indexSteps.Clear();
     }
 
     public Task FlushAsync() => _chain.RunOnDeviceThreadAsync(_chain.Flush);
@@ -160,18 +169,42 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     private bool CommitsInline()
     {
         var blocks = _stager.Blocks;
-        return blocks.Count == 1 && blocks[0].Bytes <= WriteStager<TKey, TValue>.TargetBlockBytes && !_chain.SyncsEachGroup && !_compaction.HasWork;
+        return blocks.Count == 1 && blocks[0].Bytes <= WriteStager<TKey, TValue>.TargetBlockBytes && !_chain.SyncsEachGroup && !_compaction.HasWork && _indexSteps.Count == 0;
     }
 
     private void Commit()
     {
         _pipeline.Check(_stager.Blocks);
         _compaction.Run();
+        RunIndexSteps();
         _pipeline.Commit(_stager.Blocks, _stager.Count, _stager.CountBeforePart, _stager.HasPart);
         _stager.Committed();
         if (Ledger.WantsCompaction())
         {
             CompactionWanted?.Invoke();
         }
+    }
+
+    /// <summary>
+    /// Builds the indexes staged to start (from the records as published, before this group's writes, which they then
+    /// see applied) and drops those staged to stop. A build whose key selector throws fails that index alone.
+    /// </summary>
+    private void RunIndexSteps()
+    {
+        foreach (var step in _indexSteps)
+        {
+            if (step.Drop)
+            {
+                _indexes.Remove(step.Index);
+                continue;
+            }
+
+            if (step.Index.Build(Map.Heads, Map.Published.Version, _values.ReadValue))
+            {
+                _indexes.Add(step.Index);
+            }
+        }
+
+        _indexSteps.Clear();
     }
 }

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
 using Stellar.Store.Format;
+using Stellar.Store.Indexes;
 using Stellar.Store.Shards;
 using Stellar.Store.Snapshots;
 
@@ -19,6 +20,7 @@ internal sealed class CommitPipeline<TKey, TValue>
     private readonly BlockCodec _codec;
     private readonly VersionedMap<TKey, TValue> _map;
     private readonly ShardUsageLedger _ledger;
+    private readonly IndexSet<TKey, TValue> _indexes;
     private readonly int _parallelism;
     private readonly int _maxBlockBytes;
     private readonly int _largeValueBytes;
@@ -29,8 +31,9 @@ internal sealed class CommitPipeline<TKey, TValue>
     /// <summary>A committed round's part waiting for the decision: its version and the key counts before and with it.</summary>
     private (long Version, long CountBefore, long Count)? _part;
 
-    public CommitPipeline(ShardChain chain, BlockCodec codec, VersionedMap<TKey, TValue> map, ShardUsageLedger ledger, int parallelism, int largeValueBytes)
+    public CommitPipeline(ShardChain chain, BlockCodec codec, VersionedMap<TKey, TValue> map, ShardUsageLedger ledger, IndexSet<TKey, TValue> indexes, int parallelism, int largeValueBytes)
     {
+        _indexes = indexes;
         _chain = chain;
         _codec = codec;
         _map = map;
@@ -178,6 +181,12 @@ internal sealed class CommitPipeline<TKey, TValue>
                 }
 
                 var replaced = _map.Apply(write.Key, version, value, deleted, shardId, write.Length, location);
+                if (_indexes.Any)
+                {
+                    // The value as written, also when the map keeps only where it is on disk.
+                    _indexes.Applied(write.Key, deleted, write.Value, version);
+                }
+
                 _ledger.Account(shardId, write.Length, deleted, replaced);
                 position += write.Length;
             }

@@ -24,4 +24,7 @@ internal interface IWriteStaging<TKey, TValue>
 
     /// <summary>Nothing to store: the commit's publish cuts what released snapshots held, its steps delete files.</summary>
     void StageRelease(ReleaseStep<TKey, TValue> step);
+
+    /// <summary>Queues an index to be built and kept (or dropped) at the next commit, before its blocks.</summary>
+    void StageIndex(IndexStep<TKey, TValue> step);
 }

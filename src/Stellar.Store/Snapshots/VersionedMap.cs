@@ -83,6 +83,12 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
     /// </summary>
     public Action? Released { get; set; }
 
+    /// <summary>
+    /// Called by the writer at every publish with the horizon: no reader reads below it any more, so what ended by then
+    /// can go (the collection's indexes trim their ended entries). Must not block.
+    /// </summary>
+    public Action<long>? HorizonMoved { get; set; }
+
     /// <summary>Reads the newest published value of <paramref name="key"/>.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryGetLatest(TKey key, [MaybeNullWhen(false)] out VersionNode<TValue> node)
@@ -337,6 +343,7 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
         }
 
         Volatile.Write(ref _retained, _replacing.Count + _tombstones.Count);
+        HorizonMoved?.Invoke(horizon);
     }
 
     /// <summary>

@@ -1,0 +1,81 @@
+using System.Collections.Concurrent;
+using Stellar.Store.Engine;
+using Stellar.Store.Indexes;
+using Stellar.Store.Snapshots;
+
+namespace Stellar.Store;
+
+/// <summary>The collection's ordered indexes.</summary>
+public sealed partial class Collection<TKey, TValue>
+{
+    private readonly ConcurrentDictionary<string, object> _indexes = new(StringComparer.Ordinal);
+
+    /// <summary>
+    /// Declares an ordered index named <paramref name="name"/> on the key <paramref name="keySelector"/> computes from
+    /// each value, and returns it at once; it is built on the collection's writer, in order with the writes (it holds
+    /// every write queued before this call, and is kept with every write after it), and answers reads once
+    /// <see cref="CollectionIndex{TIndexKey,TKey,TValue}.Ready"/> completes. Building reads every record once and
+    /// holds the writer meanwhile. The index lives in memory: declare it again after reopening the store.
+    /// </summary>
+    /// <remarks>
+    /// Thread safety: any thread. <paramref name="keySelector"/> runs on the writer, for each value written: it must
+    /// be fast, must not block, and should not throw (a throw stops the index, not the write).
+    /// </remarks>
+    /// <exception cref="ArgumentException">
+    /// The name is empty, or the index key or the collection's key has no order of its own (it must implement
+    /// <see cref="IComparable{T}"/>).
+    /// </exception>
+    /// <exception cref="InvalidOperationException">The collection already has an index of that name.</exception>
+    public CollectionIndex<TIndexKey, TKey, TValue> Index<TIndexKey>(string name, Func<TValue, TIndexKey> keySelector)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        ArgumentNullException.ThrowIfNull(keySelector);
+        _store.ThrowIfDisposed();
+        var index = new SecondaryIndex<TIndexKey, TKey, TValue>(
+            name, keySelector, IndexOrder.Of<TIndexKey>("The index key"), IndexOrder.Of<TKey>("The collection's key"), keyEquality: null);
+        var ready = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var declared = new CollectionIndex<TIndexKey, TKey, TValue>(this, index, ready.Task);
+        if (!_indexes.TryAdd(name, declared))
+        {
+            throw new InvalidOperationException($"Collection '{Name}' already has an index named '{name}'.");
+        }
+
+        _writer.SubmitAsync(new IndexStep<TKey, TValue>(index, drop: false), CancellationToken.None).ContinueWith(
+            built =>
+            {
+                var failure = built.IsCompletedSuccessfully ? index.Failure : built.Exception?.GetBaseException() ?? new TaskCanceledException(built);
+                if (failure is null)
+                {
+                    ready.SetResult();
+                    return;
+                }
+
+                // Not kept: the name is free for a corrected declaration.
+                _indexes.TryRemove(new KeyValuePair<string, object>(name, declared));
+                ready.SetException(failure);
+            },
+            CancellationToken.None,
+            TaskContinuationOptions.ExecuteSynchronously,
+            TaskScheduler.Default);
+        return declared;
+    }
+
+    /// <summary>
+    /// Stops keeping <paramref name="index"/> and frees its name. Completes once the writer has dropped it; reads of
+    /// it taken before go on answering at their versions. Thread safety: any thread.
+    /// </summary>
+    public async Task DropIndexAsync<TIndexKey>(CollectionIndex<TIndexKey, TKey, TValue> index)
+    {
+        ArgumentNullException.ThrowIfNull(index);
+        if (!ReferenceEquals(index.Collection, this) || !_indexes.TryRemove(new KeyValuePair<string, object>(index.Name, index)))
+        {
+            throw new ArgumentException($"Index '{index.Name}' is not an index of collection '{Name}'.", nameof(index));
+        }
+
+        index.Index.MarkDropped();
+        await _writer.SubmitAsync(new IndexStep<TKey, TValue>(index.Index, drop: true), CancellationToken.None).ConfigureAwait(false);
+    }
+
+    /// <summary>Whether <paramref name="map"/> is this collection's.</summary>
+    internal bool Holds(VersionedMap<TKey, TValue> map) => ReferenceEquals(_map, map);
+}

@@ -1,0 +1,112 @@
+using Stellar.Store.Indexes;
+
+namespace Stellar.Store;
+
+/// <summary>
+/// An index read at one snapshot's version (<see cref="CollectionSnapshot{TKey,TValue}.Index{TIndexKey}"/>): every
+/// answer holds exactly the records of that version, the same ones the snapshot's <c>Get</c> and <c>Query</c> read.
+/// </summary>
+/// <remarks>
+/// Thread safety: any number of threads may read one view at once; reads never lock and never wait for a writer.
+/// A view is as valid as its snapshot: once the snapshot is disposed, reads through it throw
+/// <see cref="ObjectDisposedException"/>, an enumeration in progress at its next element.
+/// </remarks>
+/// <typeparam name="TIndexKey">The index key.</typeparam>
+/// <typeparam name="TKey">The collection's key.</typeparam>
+/// <typeparam name="TValue">The collection's values.</typeparam>
+public sealed class IndexView<TIndexKey, TKey, TValue>
+    where TKey : notnull
+{
+    private readonly SecondaryIndex<TIndexKey, TKey, TValue> _index;
+    private readonly CollectionSnapshot<TKey, TValue> _snapshot;
+    private readonly long _version;
+
+    internal IndexView(SecondaryIndex<TIndexKey, TKey, TValue> index, CollectionSnapshot<TKey, TValue> snapshot)
+    {
+        _index = index;
+        _snapshot = snapshot;
+        _version = snapshot.Version;
+        if (index.Failure is { } failure)
+        {
+            throw failure;
+        }
+
+        var builtAt = index.BuiltAt;
+        if (builtAt < 0)
+        {
+            throw new InvalidOperationException($"Index '{index.Name}' is still being built: await its Ready task before reading it.");
+        }
+
+        if (_version < builtAt)
+        {
+            throw new InvalidOperationException($"Index '{index.Name}' was built after this snapshot was taken, so it cannot answer at the snapshot's version: take a new snapshot.");
+        }
+    }
+
+    /// <summary>The records whose index key is between <paramref name="from"/> and <paramref name="to"/>, both included, lowest index key first.</summary>
+    public IEnumerable<TValue> Range(TIndexKey from, TIndexKey to) =>
+        Ascending(IndexEntry<TIndexKey, TKey>.Before(from), key => _index.Order.IndexKeys.Compare(key, to) <= 0);
+
+    /// <summary>The records whose index key is <paramref name="key"/>, in primary key order.</summary>
+    public IEnumerable<TValue> Equal(TIndexKey key) => Range(key, key);
+
+    /// <summary>Every record, lowest index key first.</summary>
+    public IEnumerable<TValue> All() => Ascending(null, static _ => true);
+
+    /// <summary>The <paramref name="count"/> records with the highest index keys, highest first (ties in descending primary key order).</summary>
+    public IReadOnlyList<TValue> Top(int count)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        var top = new List<TValue>(Math.Min(count, 1024));
+        for (var node = _index.Entries.Last(); node is not null && top.Count < count; node = _index.Entries.LastBefore(node.Item))
+        {
+            if (TryRead(node.Item, out var value))
+            {
+                top.Add(value);
+            }
+        }
+
+        return top;
+    }
+
+    /// <summary>The <paramref name="count"/> records with the lowest index keys, lowest first.</summary>
+    public IReadOnlyList<TValue> Bottom(int count)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegative(count);
+        return All().Take(count).ToList();
+    }
+
+    /// <summary>For string index keys: the records whose index key starts with <paramref name="prefix"/> (ordinal), in index order.</summary>
+    internal IEnumerable<TValue> Prefix(string prefix)
+    {
+        ArgumentNullException.ThrowIfNull(prefix);
+        var from = (TIndexKey)(object)prefix;
+        return Ascending(IndexEntry<TIndexKey, TKey>.Before(from), key => key is string s && s.StartsWith(prefix, StringComparison.Ordinal));
+    }
+
+    /// <summary>The records of the visible entries from <paramref name="start"/> (the first entry when null) while <paramref name="within"/> holds.</summary>
+    private IEnumerable<TValue> Ascending(IndexEntry<TIndexKey, TKey>? start, Func<TIndexKey, bool> within)
+    {
+        var node = start is null ? _index.Entries.First : _index.Entries.FirstAtOrAfter(start);
+        for (; node is not null && within(node.Item.IndexKey); node = node.Next)
+        {
+            if (TryRead(node.Item, out var value))
+            {
+                yield return value;
+            }
+        }
+    }
+
+    /// <summary>The record of <paramref name="entry"/> at the view's version, when the entry is visible there.</summary>
+    private bool TryRead(IndexEntry<TIndexKey, TKey> entry, out TValue value)
+    {
+        if (entry.VisibleAt(_version))
+        {
+            // A visible entry names a record that exists at the version with this index key.
+            return _snapshot.TryGet(entry.Key, out value!);
+        }
+
+        value = default!;
+        return false;
+    }
+}

@@ -1,0 +1,26 @@
+using Stellar.Store.Snapshots;
+
+namespace Stellar.Store.Indexes;
+
+/// <summary>
+/// What the collection's writer tells an index, in commit order: build from the records, then each version it
+/// applies, then how far back readers can still read. Every call is the writer's (one thread at a time).
+/// </summary>
+internal interface IIndexMaintainer<TKey, TValue>
+{
+    /// <summary>The index's name, unique within its collection.</summary>
+    string Name { get; }
+
+    /// <summary>
+    /// Adds an entry for every record among <paramref name="heads"/> (each key's newest version, none newer than
+    /// <paramref name="version"/>, the published one), reading values on disk through <paramref name="read"/>. A key
+    /// selector that throws fails the index, not the collection: then it returns false, and the index is not kept.
+    /// </summary>
+    bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read);
+
+    /// <summary>The record <paramref name="key"/> became <paramref name="value"/> (or was deleted) at <paramref name="version"/>, not yet published.</summary>
+    void Applied(TKey key, bool deleted, TValue? value, long version);
+
+    /// <summary>No reader reads below <paramref name="horizon"/> any more: entries that ended by then can go.</summary>
+    void Trim(long horizon);
+}

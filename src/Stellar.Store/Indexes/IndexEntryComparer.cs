@@ -1,0 +1,37 @@
+namespace Stellar.Store.Indexes;
+
+/// <summary>
+/// Orders index entries by index key, then primary key, then the version they start at, so that every entry is
+/// distinct; a probe sorts before (or after) every entry of its index key.
+/// </summary>
+/// <remarks>Thread safety: stateless; any thread.</remarks>
+internal sealed class IndexEntryComparer<TIndexKey, TKey> : IComparer<IndexEntry<TIndexKey, TKey>>
+{
+    private readonly IComparer<TKey> _keys;
+
+    public IndexEntryComparer(IComparer<TIndexKey> indexKeys, IComparer<TKey> keys)
+    {
+        IndexKeys = indexKeys;
+        _keys = keys;
+    }
+
+    /// <summary>The order of index keys alone.</summary>
+    public IComparer<TIndexKey> IndexKeys { get; }
+
+    public int Compare(IndexEntry<TIndexKey, TKey>? x, IndexEntry<TIndexKey, TKey>? y)
+    {
+        var byIndexKey = IndexKeys.Compare(x!.IndexKey, y!.IndexKey);
+        if (byIndexKey != 0)
+        {
+            return byIndexKey;
+        }
+
+        if (x.Bound != 0 || y.Bound != 0)
+        {
+            return x.Bound.CompareTo(y.Bound);
+        }
+
+        var byKey = _keys.Compare(x.Key, y.Key);
+        return byKey != 0 ? byKey : x.From.CompareTo(y.From);
+    }
+}

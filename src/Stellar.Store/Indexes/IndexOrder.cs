@@ -1,0 +1,26 @@
+namespace Stellar.Store.Indexes;
+
+/// <summary>The order an index keeps its keys in: ordinal for strings, the type's own comparison otherwise.</summary>
+internal static class IndexOrder
+{
+    /// <summary>
+    /// The comparer of <typeparamref name="T"/>; throws <see cref="ArgumentException"/> naming
+    /// <paramref name="what"/> when the type has no order of its own.
+    /// </summary>
+    public static IComparer<T> Of<T>(string what)
+    {
+        if (typeof(T) == typeof(string))
+        {
+            // Ordinal: the same order on every machine and culture, and the one a prefix is a contiguous range of.
+            return (IComparer<T>)(object)StringComparer.Ordinal;
+        }
+
+        var type = Nullable.GetUnderlyingType(typeof(T)) ?? typeof(T);
+        if (!typeof(IComparable).IsAssignableFrom(type) && !type.GetInterfaces().Any(i => i.IsGenericType && i.GetGenericTypeDefinition() == typeof(IComparable<>)))
+        {
+            throw new ArgumentException($"{what} of type {typeof(T)} has no order: an index needs keys that implement IComparable<T> (numbers, strings, DateTime, Guid, tuples of them).", nameof(T));
+        }
+
+        return Comparer<T>.Default;
+    }
+}

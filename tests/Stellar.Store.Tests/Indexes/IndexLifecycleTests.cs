@@ -1,0 +1,122 @@
+using Stellar.Store.Tests.Api;
+
+namespace Stellar.Store.Tests.Indexes;
+
+/// <summary>Declaring, building, failing and dropping an index, and the errors a user meets.</summary>
+public sealed class IndexLifecycleTests : IDisposable
+{
+    private readonly TempDirectory _dir = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    [Fact]
+    public async Task Index_DeclaredOnStoredRecords_HoldsThemAndTheWritesQueuedBeforeAndAfterIt()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        await players.WriteAsync(b =>
+        {
+            for (var i = 0; i < 100; i++)
+            {
+                b.Insert(new Player(i, $"p{i}", i % 7, i * 10));
+            }
+        });
+
+        var before = players.UpsertAsync(new Player(100, "late", 1, 5));
+        var byGold = players.Index("by-gold", p => p.Gold);
+        var after = players.DeleteAsync(0);
+        await Task.WhenAll(before, after, byGold.Ready);
+
+        Assert.Equal(new[] { 100, 1, 2 }, byGold.Bottom(3).Select(p => p.Id));
+        Assert.Equal(new[] { 99, 98 }, byGold.Top(2).Select(p => p.Id));
+        Assert.Equal(new[] { 50 }, byGold.Equal(500).Select(p => p.Id));
+        Assert.Equal(100, byGold.All().Count());
+    }
+
+    [Fact]
+    public async Task SnapshotIndex_WhenTheSnapshotIsOlderThanTheIndex_ThrowsAndANewSnapshotAnswers()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        await players.InsertAsync(new Player(1, "a", 1, 1));
+        using var old = players.Snapshot();
+        await players.UpdateAsync(new Player(1, "a", 2, 1));
+        var byLevel = players.Index("by-level", p => p.Level);
+        await byLevel.Ready;
+
+        var error = Assert.Throws<InvalidOperationException>(() => old.Index(byLevel));
+        Assert.Contains("take a new snapshot", error.Message);
+        using var fresh = players.Snapshot();
+        Assert.Single(fresh.Index(byLevel).All());
+    }
+
+    [Fact]
+    public async Task Index_WhenTheNameIsTakenOrTheKeysHaveNoOrder_ThrowsAClearError()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        var chunks = store.GetCollection<string, Chunk>("chunks", c => c.Id);
+        await players.Index("by-level", p => p.Level).Ready;
+
+        Assert.Contains("already has an index named 'by-level'", Assert.Throws<InvalidOperationException>(() => players.Index("by-level", p => p.Gold)).Message);
+        Assert.Contains("has no order", Assert.Throws<ArgumentException>(() => chunks.Index("by-voxels", c => c.Voxels)).Message);
+        Assert.Throws<ArgumentException>(() => players.Index(" ", p => p.Level));
+
+        var others = store.GetCollection<int, Player>("others", p => p.Id);
+        var byGold = players.Index("by-gold", p => p.Gold);
+        await byGold.Ready;
+        using var snapshot = others.Snapshot();
+        Assert.Contains("belongs to collection 'players'", Assert.Throws<ArgumentException>(() => snapshot.Index(byGold)).Message);
+    }
+
+    [Fact]
+    public async Task Index_WhenItsSelectorThrows_FailsAloneWhileWritesGoOnAndTheNameCanBeDeclaredAgain()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        await players.InsertAsync(new Player(1, "a", 1, 1));
+        var byName = players.Index("by-name", p => p.Name.Length > 5 ? throw new FormatException("too long") : p.Name);
+        await byName.Ready;
+
+        // A write the selector throws for is stored; the index stops being kept and says why.
+        await players.InsertAsync(new Player(2, "abcdefgh", 1, 1));
+        Assert.Equal("abcdefgh", players.Get(2)!.Name);
+        var stopped = Assert.Throws<InvalidOperationException>(() => byName.All().ToList());
+        Assert.IsType<FormatException>(stopped.InnerException);
+
+        // A selector that throws on a stored record fails the build: Ready faults, and the name is free again.
+        var broken = players.Index("by-first", p => p.Name[3]);
+        await Assert.ThrowsAsync<InvalidOperationException>(() => broken.Ready);
+        var fixedIndex = players.Index("by-first", p => p.Name[0]);
+        await fixedIndex.Ready;
+        Assert.Equal(new[] { 1, 2 }, fixedIndex.Equal('a').Select(p => p.Id));
+    }
+
+    [Fact]
+    public async Task DropIndex_RefusesNewReadsFreesTheNameAndReadsUnderWayFinish()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        await players.WriteAsync(b =>
+        {
+            for (var i = 0; i < 10; i++)
+            {
+                b.Insert(new Player(i, $"p{i}", i, i));
+            }
+        });
+        var byLevel = players.Index("by-level", p => p.Level);
+        await byLevel.Ready;
+        using var snapshot = players.Snapshot();
+        var view = snapshot.Index(byLevel);
+
+        await players.DropIndexAsync(byLevel);
+        await players.DeleteAsync(3);
+
+        Assert.Equal(10, view.All().Count());
+        Assert.Contains("was dropped", Assert.Throws<InvalidOperationException>(() => byLevel.Top(1)).Message);
+        await Assert.ThrowsAsync<ArgumentException>(() => players.DropIndexAsync(byLevel));
+        var again = players.Index("by-level", p => -p.Level);
+        await again.Ready;
+        Assert.Equal(new[] { 9, 8 }, again.Bottom(2).Select(p => p.Id));
+    }
+}
