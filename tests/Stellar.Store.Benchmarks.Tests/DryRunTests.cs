@@ -1,6 +1,7 @@
 using BenchmarkDotNet.Running;
 using Stellar.Store.Benchmarks;
 using Stellar.Store.Benchmarks.Game;
+using Stellar.Store.Benchmarks.Indexes;
 using Stellar.Store.Benchmarks.Infrastructure;
 using Stellar.Store.Benchmarks.Model;
 using Stellar.Store.Benchmarks.Reads;
@@ -85,6 +86,28 @@ public sealed class DryRunTests : IDisposable
             Assert.Equal(expected, benchmark.ZoneTree_Iterate());
             Assert.Equal(expected, benchmark.Stellar_Query());
             Assert.Equal(expected, benchmark.ConcurrentDictionary_Values());
+        }
+        finally
+        {
+            benchmark.GlobalCleanup();
+        }
+    }
+
+    [Fact]
+    public void TopN_OnEveryRow_ReturnsTheHighestScoresOfTheSameData()
+    {
+        // Independent oracle: the generated records' scores, sorted without any store.
+        var expected = Data.SmallRange(PointReadBenchmarks.StoreRecords).Select(r => r.Score).OrderDescending().Take(TopNBenchmarks.Count).ToArray();
+        var benchmark = new TopNBenchmarks();
+        try
+        {
+            benchmark.SetupLite();
+            benchmark.SetupSqlite();
+            benchmark.SetupStellar();
+            Assert.Equal(expected, benchmark.Sqlite_IndexTop().Select(r => r.Score));
+            Assert.Equal(expected, benchmark.LiteDb_IndexTop().Select(r => r.Score));
+            Assert.Equal(expected, benchmark.Stellar_IndexTop().Select(r => r.Score));
+            Assert.Equal(expected, benchmark.Stellar_ScanAndSort().Select(r => r.Score));
         }
         finally
         {

@@ -6,7 +6,7 @@ namespace Stellar.Store.Benchmarks.Game;
 
 /// <summary>
 /// ZoneTree with its <c>Sync</c> log: each update is its own upsert (its non-transactional API has no batch). The
-/// leaderboard iterates every player (no secondary index) and keeps the top N, as Stellar's LINQ query does.
+/// leaderboard iterates every player (ZoneTree has no secondary index) and keeps the top N.
 /// </summary>
 internal sealed class ZoneGame : IGameStore
 {

@@ -79,7 +79,7 @@ public class OpenBenchmarks : StoreBenchmark
         Zone.EvictAndClose(tree);
     }
 
-    [GlobalSetup(Target = nameof(Stellar_Plain))]
+    [GlobalSetup(Targets = [nameof(Stellar_Plain), nameof(Stellar_Plain_TwoIndexes)])]
     public void BuildStellarPlain() => BuildStellar(nameof(Stellar_Plain), lz4: false, aes: false);
 
     [GlobalSetup(Target = nameof(Stellar_Lz4_AesGcm))]
@@ -177,6 +177,20 @@ public class OpenBenchmarks : StoreBenchmark
     [Benchmark]
     public SmallRecord? Stellar_Plain() =>
         ReopenStellar(_directory, Peers.Stellar.Options(Durability.WriteThrough)).Get(ProbeKey);
+
+    /// <summary>
+    /// <see cref="Stellar_Plain"/>, then two indexes declared (on the score and on the name) and built before the point
+    /// read: the open of a server that keeps a leaderboard and a name lookup.
+    /// </summary>
+    [Benchmark]
+    public SmallRecord? Stellar_Plain_TwoIndexes()
+    {
+        var records = ReopenStellar(_directory, Peers.Stellar.Options(Durability.WriteThrough));
+        var byScore = records.Index("by-score", r => r.Score);
+        var byName = records.Index("by-name", r => r.Name);
+        Task.WhenAll(byScore.Ready, byName.Ready).GetAwaiter().GetResult();
+        return records.Get(ProbeKey);
+    }
 
     [Benchmark]
     public SmallRecord? Stellar_Lz4_AesGcm() =>

@@ -29,6 +29,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     private readonly CompactionSteps<TKey, TValue> _compaction;
     private readonly LargeValueReader<TValue> _values;
     private readonly IndexSet<TKey, TValue> _indexes = new();
+    private readonly int _parallelism;
 
     /// <summary>Index steps staged in the group, run at its commit before its blocks.</summary>
     private readonly List<IndexStep<TKey, TValue>> _indexSteps = new();
@@ -41,6 +42,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     {
         _name = name;
         _chain = chain;
+        _parallelism = parallelism;
         MaxBlockBytes = codec.MaxRawLength;
         Debug.Assert(
             Collection<TKey, TValue>.MaxKeyBytes + Collection<TKey, TValue>.MaxValueBytes + RecordFormat.PutOverhead <= MaxBlockBytes,
@@ -191,15 +193,24 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     /// </summary>
     private void RunIndexSteps()
     {
+        if (_indexSteps.Count == 0)
+        {
+            return;
+        }
+
+        // Indexes declared together are built side by side: each reads the records on its own, as readers do.
+        var builds = _indexSteps.Where(s => !s.Drop).ToList();
+        var built = new bool[builds.Count];
+        Parallel.For(0, builds.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, i =>
+            built[i] = builds[i].Index.Build(Map.Heads, Map.Published.Version, _values.ReadValue));
+        var next = 0;
         foreach (var step in _indexSteps)
         {
             if (step.Drop)
             {
                 _indexes.Remove(step.Index);
-                continue;
             }
-
-            if (step.Index.Build(Map.Heads, Map.Published.Version, _values.ReadValue))
+            else if (built[next++])
             {
                 _indexes.Add(step.Index);
             }

@@ -52,6 +52,7 @@ internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
 
     public bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read)
     {
+        var entries = new List<IndexEntry<TIndexKey, TKey>>();
         try
         {
             foreach (var (key, head) in heads)
@@ -59,7 +60,7 @@ internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
                 Debug.Assert(head.Version <= version, "an index is built while nothing unpublished is in the map");
                 if (!head.Deleted)
                 {
-                    Add(key, _selector(head.InMemory ? head.Value! : read(head)), head.Version);
+                    entries.Add(new IndexEntry<TIndexKey, TKey>(_selector(head.InMemory ? head.Value! : read(head)), key, head.Version));
                 }
             }
         }
@@ -67,6 +68,15 @@ internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
         {
             Fail(e);
             return false;
+        }
+
+        // One sort and one pass, instead of a search per record: no reader sees the list before BuiltAt is set.
+        entries.Sort(Order);
+        Entries.Load(entries);
+        _current.EnsureCapacity(entries.Count);
+        foreach (var entry in entries)
+        {
+            _current[entry.Key] = entry;
         }
 
         Volatile.Write(ref _builtAt, version);

@@ -64,6 +64,31 @@ internal sealed class SkipList<T>
         return ReferenceEquals(node, _head) ? null : node;
     }
 
+    /// <summary>
+    /// Writer only, on an empty set that no reader reads yet: adds <paramref name="sorted"/>, distinct and in order, in
+    /// one pass (no search per item). Readers see the items once the writer publishes the set by other means.
+    /// </summary>
+    public void Load(IReadOnlyList<T> sorted)
+    {
+        Debug.Assert(_count == 0, "a load fills an empty set");
+        var last = new Node[MaxLevel];
+        Array.Fill(last, _head);
+        for (var i = 0; i < sorted.Count; i++)
+        {
+            Debug.Assert(i == 0 || _comparer.Compare(sorted[i - 1], sorted[i]) < 0, "loaded items are distinct and in order");
+            var node = new Node(sorted[i], RandomLevel());
+            for (var level = 0; level < node.Height; level++)
+            {
+                last[level].InitAt(level, node);
+                last[level] = node;
+            }
+
+            _level = Math.Max(_level, node.Height);
+        }
+
+        Volatile.Write(ref _count, sorted.Count);
+    }
+
     /// <summary>Writer only: adds <paramref name="item"/>, which the set must not hold.</summary>
     public void Add(T item)
     {
@@ -197,7 +222,7 @@ internal sealed class SkipList<T>
 
         public Node? NextAt(int level) => Volatile.Read(ref _next[level]);
 
-        /// <summary>Before the node is linked: its successor at <paramref name="level"/>.</summary>
+        /// <summary>Without a release, while no reader can reach the node: its successor at <paramref name="level"/>.</summary>
         public void InitAt(int level, Node? next) => _next[level] = next;
 
         /// <summary>Writer only: makes <paramref name="next"/> the successor at <paramref name="level"/>, visible to readers.</summary>
