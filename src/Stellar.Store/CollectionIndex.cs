@@ -64,6 +64,14 @@ public sealed class CollectionIndex<TIndexKey, TKey, TValue>
         return snapshot.Index(this).Top(count);
     }
 
+    /// <inheritdoc cref="IndexView{TIndexKey,TKey,TValue}.Page"/>
+    /// <remarks>Each call reads the newest version: see <see cref="IndexContinuation{TIndexKey,TKey}"/> for what paging across versions sees.</remarks>
+    public IndexPage<TIndexKey, TKey, TValue> Page(TIndexKey from, TIndexKey to, int limit, IndexContinuation<TIndexKey, TKey>? after = null)
+    {
+        using var snapshot = _collection.Snapshot();
+        return snapshot.Index(this).Page(from, to, limit, after);
+    }
+
     /// <inheritdoc cref="IndexView{TIndexKey,TKey,TValue}.Bottom"/>
     public IReadOnlyList<TValue> Bottom(int count)
     {

@@ -47,6 +47,43 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
     public IEnumerable<TValue> Range(TIndexKey from, TIndexKey to) =>
         Ascending(IndexEntry<TIndexKey, TKey>.Before(from), key => _index.Order.IndexKeys.Compare(key, to) <= 0);
 
+    /// <summary>
+    /// At most <paramref name="limit"/> records of <see cref="Range"/>(<paramref name="from"/>, <paramref name="to"/>),
+    /// starting after <paramref name="after"/> (from the start of the range when null), with where the next page starts.
+    /// </summary>
+    public IndexPage<TIndexKey, TKey, TValue> Page(TIndexKey from, TIndexKey to, int limit, IndexContinuation<TIndexKey, TKey>? after = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(limit);
+        var order = _index.Order;
+        var start = IndexEntry<TIndexKey, TKey>.Before(from);
+        if (after is not null && order.IndexKeys.Compare(after.IndexKey, from) >= 0)
+        {
+            // After every version of the continuation's record: its entries differ only in the version they start at.
+            start = IndexEntry<TIndexKey, TKey>.AfterRecord(after.IndexKey, after.Key);
+        }
+
+        var items = new List<TValue>(Math.Min(limit, 1024));
+        IndexEntry<TIndexKey, TKey>? last = null;
+        for (var node = _index.Entries.FirstAtOrAfter(start); node is not null && order.IndexKeys.Compare(node.Item.IndexKey, to) <= 0; node = node.Next)
+        {
+            if (!TryRead(node.Item, out var value))
+            {
+                continue;
+            }
+
+            if (items.Count == limit)
+            {
+                // One more exists: the page is full and the range goes on.
+                return new IndexPage<TIndexKey, TKey, TValue>(items, new IndexContinuation<TIndexKey, TKey>(last!.IndexKey, last.Key));
+            }
+
+            items.Add(value);
+            last = node.Item;
+        }
+
+        return new IndexPage<TIndexKey, TKey, TValue>(items, null);
+    }
+
     /// <summary>The records whose index key is <paramref name="key"/>, in primary key order.</summary>
     public IEnumerable<TValue> Equal(TIndexKey key) => Range(key, key);
 

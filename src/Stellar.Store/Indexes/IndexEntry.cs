@@ -21,10 +21,10 @@ internal sealed class IndexEntry<TIndexKey, TKey>
         From = from;
     }
 
-    private IndexEntry(TIndexKey indexKey, sbyte bound)
+    private IndexEntry(TIndexKey indexKey, TKey key, sbyte bound)
     {
         IndexKey = indexKey;
-        Key = default!;
+        Key = key;
         Bound = bound;
     }
 
@@ -39,14 +39,17 @@ internal sealed class IndexEntry<TIndexKey, TKey>
     /// <summary>The version that deleted the record or moved it to another index key; <see cref="long.MaxValue"/> while current.</summary>
     public long Until => Volatile.Read(ref _until);
 
-    /// <summary>-1 for a probe before every entry of its index key, 1 for one after them all, 0 for an entry.</summary>
+    /// <summary>
+    /// 0 for an entry; for a probe, -2 before every entry of its index key, 2 after them all, 1 after every entry of
+    /// its index key and primary key.
+    /// </summary>
     public sbyte Bound { get; }
 
     /// <summary>A probe that sorts before every entry of <paramref name="indexKey"/>.</summary>
-    public static IndexEntry<TIndexKey, TKey> Before(TIndexKey indexKey) => new(indexKey, -1);
+    public static IndexEntry<TIndexKey, TKey> Before(TIndexKey indexKey) => new(indexKey, default!, -2);
 
-    /// <summary>A probe that sorts after every entry of <paramref name="indexKey"/>.</summary>
-    public static IndexEntry<TIndexKey, TKey> After(TIndexKey indexKey) => new(indexKey, 1);
+    /// <summary>A probe that sorts after every entry of <paramref name="indexKey"/> and <paramref name="key"/>, whatever version it starts at.</summary>
+    public static IndexEntry<TIndexKey, TKey> AfterRecord(TIndexKey indexKey, TKey key) => new(indexKey, key, 1);
 
     /// <summary>Whether a reader at <paramref name="version"/> sees the entry.</summary>
     public bool VisibleAt(long version) => From <= version && version < Until;

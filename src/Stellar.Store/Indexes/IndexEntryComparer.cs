@@ -26,12 +26,19 @@ internal sealed class IndexEntryComparer<TIndexKey, TKey> : IComparer<IndexEntry
             return byIndexKey;
         }
 
-        if (x.Bound != 0 || y.Bound != 0)
+        // A probe before (-2) or after (2) the whole index key sorts by its bound alone.
+        if (Math.Abs(x.Bound) == 2 || Math.Abs(y.Bound) == 2)
         {
             return x.Bound.CompareTo(y.Bound);
         }
 
         var byKey = _keys.Compare(x.Key, y.Key);
-        return byKey != 0 ? byKey : x.From.CompareTo(y.From);
+        if (byKey != 0 || x.Bound != 0 || y.Bound != 0)
+        {
+            // A probe after a record (1) sorts after every version of it.
+            return byKey != 0 ? byKey : x.Bound.CompareTo(y.Bound);
+        }
+
+        return x.From.CompareTo(y.From);
     }
 }

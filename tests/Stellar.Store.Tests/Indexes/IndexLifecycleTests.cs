@@ -119,4 +119,49 @@ public sealed class IndexLifecycleTests : IDisposable
         await again.Ready;
         Assert.Equal(new[] { 9, 8 }, again.Bottom(2).Select(p => p.Id));
     }
+
+    [Fact]
+    public async Task Page_ThroughARangeOfTiedAndChangingKeys_ReturnsEachRecordOnceInOrderFromOneSnapshot()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var chunks = store.GetCollection<int, Player>("chunks", p => p.Id);
+        await chunks.WriteAsync(b =>
+        {
+            for (var i = 0; i < 50; i++)
+            {
+                b.Insert(new Player(i, $"c{i}", i % 5, i));
+            }
+        });
+        var byLevel = chunks.Index("by-level", p => p.Level);
+        await byLevel.Ready;
+        using var snapshot = chunks.Snapshot();
+        var view = snapshot.Index(byLevel);
+
+        // Pages of 7 over levels 1..3 while the records keep changing: the held snapshot's pages do not move.
+        var seen = new List<int>();
+        IndexContinuation<int, int>? next = null;
+        var pages = 0;
+        do
+        {
+            var page = view.Page(1, 3, 7, next);
+            Assert.InRange(page.Items.Count, 1, 7);
+            seen.AddRange(page.Items.Select(p => p.Id));
+            next = page.Next;
+            pages++;
+            await chunks.UpsertAsync(new Player(pages, "moved", 4 - (pages % 5), 0));
+        }
+        while (next is not null);
+
+        var expected = Enumerable.Range(0, 50).Where(i => i % 5 is >= 1 and <= 3).OrderBy(i => i % 5).ThenBy(i => i).ToList();
+        Assert.Equal(expected, seen);
+        Assert.Equal(5, pages);
+        // A page that takes the rest exactly has no next page; one after the last record is empty.
+        var whole = view.Page(1, 3, 30);
+        Assert.Equal(expected, whole.Items.Select(p => p.Id));
+        Assert.Null(whole.Next);
+        Assert.Empty(view.Page(1, 3, 30, new IndexContinuation<int, int>(3, 48)).Items);
+        var first = view.Page(1, 1, 2);
+        Assert.Equal(new[] { 1, 6 }, first.Items.Select(p => p.Id));
+        Assert.Equal(new IndexContinuation<int, int>(1, 6), first.Next);
+    }
 }

@@ -186,6 +186,17 @@ public sealed class IndexModelTests : IDisposable
         Assert.Equal(Ids(ordered), Ids(view.All()));
         Assert.Equal(Ids(ordered.AsEnumerable().Reverse().Take(5)), Ids(view.Top(5)));
         Assert.Equal(Ids(ordered.Where(p => p.Gold is >= 3 and <= 7)), Ids(view.Range(3, 7)));
+        var paged = new List<Player>();
+        IndexContinuation<long, int>? next = null;
+        do
+        {
+            var page = view.Page(3, 7, 4, next);
+            paged.AddRange(page.Items);
+            next = page.Next;
+        }
+        while (next is not null);
+
+        Assert.Equal(Ids(ordered.Where(p => p.Gold is >= 3 and <= 7)), Ids(paged));
     }
 
     private static List<int> Ids(IEnumerable<Player> players) => players.Select(p => p.Id).ToList();
