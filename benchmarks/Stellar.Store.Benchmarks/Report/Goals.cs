@@ -77,6 +77,7 @@ internal sealed class Goals(IReadOnlyList<ResultRow> rows, IReadOnlyList<GameRow
             Find("Encode", "Lz4_AesGcm", ("RecordBytes", 2048), ("Cores", cores)), 0.8, "plain time / LZ4+AES time (= LZ4+AES rate / plain rate)"));
         goals.AddRange(new RecordCostGoals(this, game, memory, ticks).Evaluate());
         goals.AddRange(UnitGoals.Evaluate(units));
+        goals.AddRange(new IndexGoals(this).Evaluate());
         return goals;
     }
 

@@ -1,0 +1,35 @@
+namespace Stellar.Store.Benchmarks.Report;
+
+/// <summary>
+/// The goals for ordered indexes: a top-100 by index against today's scan-and-sort and against SQLite and LiteDB with
+/// an index on the same field, what keeping indexes costs 64 callers' writes, and what two indexes add to an open.
+/// </summary>
+internal sealed class IndexGoals(Goals goals)
+{
+    public IEnumerable<GoalRow> Evaluate()
+    {
+        var index = goals.Find("TopN", "Stellar_IndexTop");
+        var scan = goals.Find("TopN", "Stellar_ScanAndSort");
+        var sqlite = goals.Find("TopN", "Sqlite_IndexTop");
+        var lite = goals.Find("TopN", "LiteDb_IndexTop");
+        yield return Goals.AtLeast("top-100 of 100,000 by an index ≥ 1,000× faster than scan-and-sort", scan, index, 1_000,
+            $"scan-and-sort {Goals.Time(scan)} / index Top {Goals.Time(index)}");
+        yield return Goals.AtLeast("top-100 of 100,000 by an index ≥ 20× faster than SQLite with an index on the field", sqlite, index, 20,
+            $"SQLite ORDER BY ... LIMIT over an index {Goals.Time(sqlite)} / ours {Goals.Time(index)}");
+        yield return Goals.AtLeast("top-100 of 100,000 by an index ≥ 20× faster than LiteDB with an index on the field", lite, index, 20,
+            $"LiteDB OrderByDescending.Limit over an index {Goals.Time(lite)} / ours {Goals.Time(index)}");
+
+        var none = goals.Find("IndexMaintenance", "Stellar_WriteThrough", ("Indexes", 0));
+        foreach (var (count, target) in new[] { (1, 1 / 0.85), (2, 1 / 0.70) })
+        {
+            var kept = goals.Find("IndexMaintenance", "Stellar_WriteThrough", ("Indexes", count));
+            yield return Goals.AtMost($"keeping {count} index{(count == 1 ? "" : "es")} costs ≤ {15 * count}% of 64 callers' write throughput (WriteThrough)", kept, none, Math.Round(target, 3),
+                $"time per write with {count}: {Goals.Time(kept)} / without: {Goals.Time(none)} (≤ {Math.Round(target, 3)}× the time is ≥ {100 - (15 * count)}% of the throughput)");
+        }
+
+        var plain = goals.Find("Open", "Stellar_Plain");
+        var indexed = goals.Find("Open", "Stellar_Plain_TwoIndexes");
+        yield return Goals.AtMost("open of 1,000,000 records with two indexes built ≤ 1.3× the open without", indexed, plain, 1.3,
+            $"open + two indexes {Goals.Time(indexed)} / open {Goals.Time(plain)}");
+    }
+}
