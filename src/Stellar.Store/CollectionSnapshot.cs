@@ -91,7 +91,7 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
         ThrowIfDisposed();
         if (_map.TryGetAt(key, _state.Version, out var node))
         {
-            value = Read(node);
+            value = ReadStored(node);
             return true;
         }
 
@@ -140,7 +140,7 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
                 snapshot.ThrowIfDisposed();
 
                 // The common case inline (the shared instance of a value in memory); copies and values on disk through Read.
-                var value = node.InMemory && !snapshot._copyOnRead ? node.Value! : snapshot.Read(node);
+                var value = node.InMemory && !snapshot._copyOnRead ? node.Value! : snapshot.ReadStored(node);
                 if (predicate is null || predicate(value))
                 {
                     yield return value;
@@ -156,7 +156,19 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
         }
     }
 
-    private TValue Read(VersionNode<TValue> node)
+    /// <summary>The value of <paramref name="node"/>, a version this snapshot sees: shared, copied or read from disk as the store's options say.</summary>
+    internal TValue Read(VersionNode<TValue> node)
+    {
+        ThrowIfDisposed();
+        if (node.InMemory && !_copyOnRead)
+        {
+            return node.Value!;
+        }
+
+        return ReadStored(node);
+    }
+
+    private TValue ReadStored(VersionNode<TValue> node)
     {
         try
         {

@@ -1,4 +1,5 @@
 using Stellar.Store.Indexes;
+using Stellar.Store.Snapshots;
 
 namespace Stellar.Store;
 
@@ -45,7 +46,7 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
 
     /// <summary>The records whose index key is between <paramref name="from"/> and <paramref name="to"/>, both included, lowest index key first.</summary>
     public IEnumerable<TValue> Range(TIndexKey from, TIndexKey to) =>
-        Ascending(IndexEntry<TIndexKey, TKey>.Before(from), key => _index.Order.IndexKeys.Compare(key, to) <= 0);
+        Ascending(IndexEntry<TIndexKey, TKey, TValue>.Before(from), key => _index.Order.IndexKeys.Compare(key, to) <= 0);
 
     /// <summary>
     /// At most <paramref name="limit"/> records of <see cref="Range"/>(<paramref name="from"/>, <paramref name="to"/>),
@@ -55,15 +56,15 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(limit);
         var order = _index.Order;
-        var start = IndexEntry<TIndexKey, TKey>.Before(from);
+        var start = IndexEntry<TIndexKey, TKey, TValue>.Before(from);
         if (after is not null && order.IndexKeys.Compare(after.IndexKey, from) >= 0)
         {
             // After every version of the continuation's record: its entries differ only in the version they start at.
-            start = IndexEntry<TIndexKey, TKey>.AfterRecord(after.IndexKey, after.Key);
+            start = IndexEntry<TIndexKey, TKey, TValue>.AfterRecord(after.IndexKey, after.Key);
         }
 
         var items = new List<TValue>(Math.Min(limit, 1024));
-        IndexEntry<TIndexKey, TKey>? last = null;
+        IndexEntry<TIndexKey, TKey, TValue>? last = null;
         for (var node = _index.Entries.FirstAtOrAfter(start); node is not null && order.IndexKeys.Compare(node.Item.IndexKey, to) <= 0; node = node.Next)
         {
             if (!TryRead(node.Item, out var value))
@@ -95,7 +96,7 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
     {
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         var top = new List<TValue>(Math.Min(count, 1024));
-        for (var node = _index.Entries.Last(); node is not null && top.Count < count; node = _index.Entries.LastBefore(node.Item))
+        for (var node = _index.Entries.Last(); node is not null && top.Count < count; node = _index.Entries.Before(node))
         {
             if (TryRead(node.Item, out var value))
             {
@@ -118,11 +119,11 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
     {
         ArgumentNullException.ThrowIfNull(prefix);
         var from = (TIndexKey)(object)prefix;
-        return Ascending(IndexEntry<TIndexKey, TKey>.Before(from), key => key is string s && s.StartsWith(prefix, StringComparison.Ordinal));
+        return Ascending(IndexEntry<TIndexKey, TKey, TValue>.Before(from), key => key is string s && s.StartsWith(prefix, StringComparison.Ordinal));
     }
 
     /// <summary>The records of the visible entries from <paramref name="start"/> (the first entry when null) while <paramref name="within"/> holds.</summary>
-    private IEnumerable<TValue> Ascending(IndexEntry<TIndexKey, TKey>? start, Func<TIndexKey, bool> within)
+    private IEnumerable<TValue> Ascending(IndexEntry<TIndexKey, TKey, TValue>? start, Func<TIndexKey, bool> within)
     {
         var node = start is null ? _index.Entries.First : _index.Entries.FirstAtOrAfter(start);
         for (; node is not null && within(node.Item.IndexKey); node = node.Next)
@@ -135,12 +136,13 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
     }
 
     /// <summary>The record of <paramref name="entry"/> at the view's version, when the entry is visible there.</summary>
-    private bool TryRead(IndexEntry<TIndexKey, TKey> entry, out TValue value)
+    private bool TryRead(IndexEntry<TIndexKey, TKey, TValue> entry, out TValue value)
     {
-        if (entry.VisibleAt(_version))
+        // A visible entry leads to the record's version at the view's version through the chain of its node.
+        if (entry.VisibleAt(_version) && entry.Node is { } newest && VersionedMap<TKey, TValue>.VisibleAt(newest, _version) is { } node)
         {
-            // A visible entry names a record that exists at the version with this index key.
-            return _snapshot.TryGet(entry.Key, out value!);
+            value = _snapshot.Read(node);
+            return true;
         }
 
         value = default!;

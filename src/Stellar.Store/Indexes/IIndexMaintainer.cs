@@ -18,8 +18,11 @@ internal interface IIndexMaintainer<TKey, TValue>
     /// </summary>
     bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read);
 
-    /// <summary>The record <paramref name="key"/> became <paramref name="value"/> (or was deleted) at <paramref name="version"/>, not yet published.</summary>
-    void Applied(TKey key, bool deleted, TValue? value, long version);
+    /// <summary>
+    /// The record <paramref name="key"/> became <paramref name="value"/>, as version node <paramref name="node"/>, or was
+    /// deleted (<paramref name="node"/> null), at <paramref name="version"/>, not yet published.
+    /// </summary>
+    void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node);
 
     /// <summary>No reader reads below <paramref name="horizon"/> any more: entries that ended by then can go.</summary>
     void Trim(long horizon);

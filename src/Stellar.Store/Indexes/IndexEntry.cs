@@ -1,3 +1,5 @@
+using Stellar.Store.Snapshots;
+
 namespace Stellar.Store.Indexes;
 
 /// <summary>
@@ -6,19 +8,24 @@ namespace Stellar.Store.Indexes;
 /// index answers and records come from the same version.
 /// </summary>
 /// <remarks>
-/// Thread safety: immutable but for <see cref="Until"/>, which the writer sets once, when the record is deleted or
-/// moves to another index key, to a version newer than any published one (so no reader's answer changes).
-/// A probe (<see cref="Bound"/> not 0) is never stored: it marks where a search starts or stops.
+/// <para>The entry holds the record's newest version node while the record keeps this index key, so a reader goes from
+/// the entry to the record's version at its snapshot by the node chain, without looking the key up.</para>
+/// <para>Thread safety: immutable but for <see cref="Until"/>, which the writer sets once, when the record is deleted
+/// or moves to another index key, to a version newer than any published one (so no reader's answer changes), and
+/// <see cref="Node"/>, which the writer moves to each newer version of the record. A probe (<see cref="Bound"/> not 0)
+/// is never stored: it marks where a search starts or stops.</para>
 /// </remarks>
-internal sealed class IndexEntry<TIndexKey, TKey>
+internal sealed class IndexEntry<TIndexKey, TKey, TValue>
 {
     private long _until = long.MaxValue;
+    private VersionNode<TValue>? _node;
 
-    public IndexEntry(TIndexKey indexKey, TKey key, long from)
+    public IndexEntry(TIndexKey indexKey, TKey key, long from, VersionNode<TValue> node)
     {
         IndexKey = indexKey;
         Key = key;
         From = from;
+        _node = node;
     }
 
     private IndexEntry(TIndexKey indexKey, TKey key, sbyte bound)
@@ -36,6 +43,12 @@ internal sealed class IndexEntry<TIndexKey, TKey>
     /// <summary>The version that stored the record under this index key.</summary>
     public long From { get; }
 
+    /// <summary>
+    /// The record's newest version node while it has this index key (null for a probe): its chain holds the version any
+    /// reader that sees the entry reads.
+    /// </summary>
+    public VersionNode<TValue>? Node => Volatile.Read(ref _node);
+
     /// <summary>The version that deleted the record or moved it to another index key; <see cref="long.MaxValue"/> while current.</summary>
     public long Until => Volatile.Read(ref _until);
 
@@ -46,13 +59,16 @@ internal sealed class IndexEntry<TIndexKey, TKey>
     public sbyte Bound { get; }
 
     /// <summary>A probe that sorts before every entry of <paramref name="indexKey"/>.</summary>
-    public static IndexEntry<TIndexKey, TKey> Before(TIndexKey indexKey) => new(indexKey, default!, -2);
+    public static IndexEntry<TIndexKey, TKey, TValue> Before(TIndexKey indexKey) => new(indexKey, default!, -2);
 
     /// <summary>A probe that sorts after every entry of <paramref name="indexKey"/> and <paramref name="key"/>, whatever version it starts at.</summary>
-    public static IndexEntry<TIndexKey, TKey> AfterRecord(TIndexKey indexKey, TKey key) => new(indexKey, key, 1);
+    public static IndexEntry<TIndexKey, TKey, TValue> AfterRecord(TIndexKey indexKey, TKey key) => new(indexKey, key, 1);
 
     /// <summary>Whether a reader at <paramref name="version"/> sees the entry.</summary>
     public bool VisibleAt(long version) => From <= version && version < Until;
+
+    /// <summary>Writer only: the record has a newer version <paramref name="node"/> with the same index key.</summary>
+    public void Refer(VersionNode<TValue> node) => Volatile.Write(ref _node, node);
 
     /// <summary>Writer only: the entry ends at <paramref name="version"/>.</summary>
     public void End(long version) => Volatile.Write(ref _until, version);

@@ -5,7 +5,7 @@ namespace Stellar.Store.Indexes;
 /// distinct; a probe sorts before (or after) every entry of its index key.
 /// </summary>
 /// <remarks>Thread safety: stateless; any thread.</remarks>
-internal sealed class IndexEntryComparer<TIndexKey, TKey> : IComparer<IndexEntry<TIndexKey, TKey>>
+internal sealed class IndexEntryComparer<TIndexKey, TKey, TValue> : IComparer<IndexEntry<TIndexKey, TKey, TValue>>
 {
     private readonly IComparer<TKey> _keys;
 
@@ -18,7 +18,7 @@ internal sealed class IndexEntryComparer<TIndexKey, TKey> : IComparer<IndexEntry
     /// <summary>The order of index keys alone.</summary>
     public IComparer<TIndexKey> IndexKeys { get; }
 
-    public int Compare(IndexEntry<TIndexKey, TKey>? x, IndexEntry<TIndexKey, TKey>? y)
+    public int Compare(IndexEntry<TIndexKey, TKey, TValue>? x, IndexEntry<TIndexKey, TKey, TValue>? y)
     {
         var byIndexKey = IndexKeys.Compare(x!.IndexKey, y!.IndexKey);
         if (byIndexKey != 0)

@@ -1,3 +1,5 @@
+using Stellar.Store.Snapshots;
+
 namespace Stellar.Store.Indexes;
 
 /// <summary>The indexes a collection's writer keeps, told of every version it applies and of every move of the horizon.</summary>
@@ -14,11 +16,11 @@ internal sealed class IndexSet<TKey, TValue>
     public void Remove(IIndexMaintainer<TKey, TValue> index) => _indexes.Remove(index);
 
     /// <inheritdoc cref="IIndexMaintainer{TKey,TValue}.Applied"/>
-    public void Applied(TKey key, bool deleted, TValue? value, long version)
+    public void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
     {
         foreach (var index in _indexes)
         {
-            index.Applied(key, deleted, value, version);
+            index.Applied(key, deleted, value, version, node);
         }
     }
 

@@ -19,11 +19,11 @@ internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
 {
     private readonly Func<TValue, TIndexKey> _selector;
 
-    /// <summary>Writer only: each record's current entry.</summary>
-    private readonly Dictionary<TKey, IndexEntry<TIndexKey, TKey>> _current;
+    /// <summary>Writer only: each record's current entry, by its node in the list.</summary>
+    private readonly Dictionary<TKey, SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node> _current;
 
-    /// <summary>Writer only: entries that ended, in the order of the versions that ended them.</summary>
-    private readonly Queue<IndexEntry<TIndexKey, TKey>> _ended = new();
+    /// <summary>Writer only: the nodes of entries that ended, in the order of the versions that ended them.</summary>
+    private readonly Queue<SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node> _ended = new();
 
     private long _builtAt = -1;
     private Exception? _failure;
@@ -32,17 +32,17 @@ internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     {
         Name = name;
         _selector = selector;
-        _current = new Dictionary<TKey, IndexEntry<TIndexKey, TKey>>(keyEquality);
-        Order = new IndexEntryComparer<TIndexKey, TKey>(indexKeys, keys);
-        Entries = new SkipList<IndexEntry<TIndexKey, TKey>>(Order);
+        _current = new Dictionary<TKey, SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node>(keyEquality);
+        Order = new IndexEntryComparer<TIndexKey, TKey, TValue>(indexKeys, keys);
+        Entries = new SkipList<IndexEntry<TIndexKey, TKey, TValue>>(Order);
     }
 
     public string Name { get; }
 
     /// <summary>The entries, in index order; a reader keeps those visible at its version.</summary>
-    public SkipList<IndexEntry<TIndexKey, TKey>> Entries { get; }
+    public SkipList<IndexEntry<TIndexKey, TKey, TValue>> Entries { get; }
 
-    public IndexEntryComparer<TIndexKey, TKey> Order { get; }
+    public IndexEntryComparer<TIndexKey, TKey, TValue> Order { get; }
 
     /// <summary>The version the index was built at (-1 until then): it answers for snapshots at this version or later.</summary>
     public long BuiltAt => Volatile.Read(ref _builtAt);
@@ -52,7 +52,7 @@ internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
 
     public bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read)
     {
-        var entries = new List<IndexEntry<TIndexKey, TKey>>();
+        var entries = new List<IndexEntry<TIndexKey, TKey, TValue>>();
         try
         {
             foreach (var (key, head) in heads)
@@ -60,7 +60,7 @@ internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
                 Debug.Assert(head.Version <= version, "an index is built while nothing unpublished is in the map");
                 if (!head.Deleted)
                 {
-                    entries.Add(new IndexEntry<TIndexKey, TKey>(_selector(head.InMemory ? head.Value! : read(head)), key, head.Version));
+                    entries.Add(new IndexEntry<TIndexKey, TKey, TValue>(_selector(head.InMemory ? head.Value! : read(head)), key, head.Version, head));
                 }
             }
         }
@@ -72,18 +72,18 @@ internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
 
         // One sort and one pass, instead of a search per record: no reader sees the list before BuiltAt is set.
         entries.Sort(Order);
-        Entries.Load(entries);
-        _current.EnsureCapacity(entries.Count);
-        foreach (var entry in entries)
+        var nodes = Entries.Load(entries);
+        _current.EnsureCapacity(nodes.Length);
+        foreach (var node in nodes)
         {
-            _current[entry.Key] = entry;
+            _current[node.Item.Key] = node;
         }
 
         Volatile.Write(ref _builtAt, version);
         return true;
     }
 
-    public void Applied(TKey key, bool deleted, TValue? value, long version)
+    public void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
     {
         if (_failure is not null)
         {
@@ -106,30 +106,30 @@ internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
 
         if (_current.TryGetValue(key, out var current))
         {
-            if (!deleted && Order.IndexKeys.Compare(current.IndexKey, indexKey) == 0)
+            if (!deleted && Order.IndexKeys.Compare(current.Item.IndexKey, indexKey) == 0)
             {
-                // Same index key: the entry stays, and the record's versions are read from the map as ever.
+                // Same index key: the entry stays, and leads to the new version, whose chain holds the older ones.
+                current.Item.Refer(node!);
                 return;
             }
 
-            current.End(version);
+            current.Item.End(version);
             _ended.Enqueue(current);
             _current.Remove(key);
         }
 
         if (!deleted)
         {
-            Add(key, indexKey, version);
+            Add(key, indexKey, version, node!);
         }
     }
 
     public void Trim(long horizon)
     {
-        while (_ended.TryPeek(out var ended) && ended.Until <= horizon)
+        while (_ended.TryPeek(out var ended) && ended.Item.Until <= horizon)
         {
             _ended.Dequeue();
-            var removed = Entries.Remove(ended);
-            Debug.Assert(removed, "an ended entry is in the list until trimmed");
+            Entries.Remove(ended);
         }
     }
 
@@ -139,11 +139,9 @@ internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     /// </summary>
     public void MarkDropped() => Volatile.Write(ref _failure, new InvalidOperationException($"Index '{Name}' was dropped."));
 
-    private void Add(TKey key, TIndexKey indexKey, long version)
+    private void Add(TKey key, TIndexKey indexKey, long version, VersionNode<TValue> node)
     {
-        var entry = new IndexEntry<TIndexKey, TKey>(indexKey, key, version);
-        Entries.Add(entry);
-        _current[key] = entry;
+        _current[key] = Entries.Add(new IndexEntry<TIndexKey, TKey, TValue>(indexKey, key, version, node));
     }
 
     private void Fail(Exception cause) => Volatile.Write(

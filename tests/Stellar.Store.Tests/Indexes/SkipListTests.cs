@@ -11,33 +11,53 @@ public sealed class SkipListTests
         var random = new Random(20261125);
         var list = new SkipList<int>(Comparer<int>.Default);
         var model = new SortedSet<int>();
+        var nodes = new Dictionary<int, SkipList<int>.Node>();
         for (var step = 0; step < 20_000; step++)
         {
             var item = random.Next(2_000);
-            if (model.Contains(item))
+            if (model.Remove(item))
             {
-                Assert.True(list.Remove(item));
-                model.Remove(item);
+                list.Remove(nodes[item]);
+                nodes.Remove(item);
             }
             else
             {
-                list.Add(item);
+                nodes[item] = list.Add(item);
+                Assert.Equal(item, nodes[item].Item);
                 model.Add(item);
             }
 
-            Assert.False(list.Remove(-1 - item));
             Assert.Equal(model.Count, list.Count);
             var probe = random.Next(-10, 2_010);
             Assert.Equal(model.GetViewBetween(probe, int.MaxValue).Cast<int?>().FirstOrDefault(), list.FirstAtOrAfter(probe)?.Item);
-            Assert.Equal(model.GetViewBetween(int.MinValue, probe - 1).Cast<int?>().LastOrDefault(), list.LastBefore(probe)?.Item);
+            Assert.Equal(model.GetViewBetween(int.MinValue, probe - 1).Cast<int?>().LastOrDefault(), list.FirstAtOrAfter(probe) is { } at ? list.Before(at)?.Item : list.Last()?.Item);
             Assert.Equal(model.Count == 0 ? null : model.Max, list.Last()?.Item);
             if (step % 1_000 == 0)
             {
                 Assert.Equal(model, Walk(list.First));
+                Assert.Equal(model.Reverse(), WalkDown(list, list.Last()));
             }
         }
 
         Assert.Equal(model, Walk(list.First));
+        Assert.Equal(model.Reverse(), WalkDown(list, list.Last()));
+
+        // A set loaded in one pass reads and changes as one filled item by item.
+        var loaded = new SkipList<int>(Comparer<int>.Default);
+        var loadedNodes = loaded.Load(model.ToList());
+        Assert.Equal(model, Walk(loaded.First));
+        Assert.Equal(model.Reverse(), WalkDown(loaded, loaded.Last()));
+        foreach (var node in loadedNodes.Where((_, i) => i % 3 == 0))
+        {
+            loaded.Remove(node);
+            model.Remove(node.Item);
+        }
+
+        loaded.Add(-5);
+        model.Add(-5);
+        Assert.Equal(model, Walk(loaded.First));
+        Assert.Equal(model.Reverse(), WalkDown(loaded, loaded.Last()));
+        Assert.Equal(model.Count, loaded.Count);
     }
 
     [Fact]
@@ -46,27 +66,23 @@ public sealed class SkipListTests
         // Even items stay for the whole test; odd ones come and go while readers walk.
         var list = new SkipList<int>(Comparer<int>.Default);
         var stay = Enumerable.Range(0, 5_000).Select(i => i * 2).ToList();
-        foreach (var item in stay)
-        {
-            list.Add(item);
-        }
+        list.Load(stay);
 
         using var stop = new CancellationTokenSource();
         var writer = Task.Run(() =>
         {
             var random = new Random(7);
-            var present = new HashSet<int>();
+            var present = new Dictionary<int, SkipList<int>.Node>();
             while (!stop.IsCancellationRequested)
             {
                 var odd = (random.Next(5_000) * 2) + 1;
-                if (present.Remove(odd))
+                if (present.Remove(odd, out var node))
                 {
-                    list.Remove(odd);
+                    list.Remove(node);
                 }
                 else
                 {
-                    present.Add(odd);
-                    list.Add(odd);
+                    present[odd] = list.Add(odd);
                 }
             }
         });
@@ -82,6 +98,13 @@ public sealed class SkipListTests
                 }
 
                 Assert.Equal(stay, seen.Where(x => x % 2 == 0));
+                var down = WalkDown(list, list.Last());
+                for (var i = 1; i < down.Count; i++)
+                {
+                    Assert.True(down[i - 1] > down[i], $"the walk down went from {down[i - 1]} to {down[i]}");
+                }
+
+                Assert.Equal(stay.AsEnumerable().Reverse(), down.Where(x => x % 2 == 0));
             }
         })).ToArray();
 
@@ -94,6 +117,17 @@ public sealed class SkipListTests
             await stop.CancelAsync();
             await writer;
         }
+    }
+
+    private static List<int> WalkDown(SkipList<int> list, SkipList<int>.Node? node)
+    {
+        var items = new List<int>();
+        for (; node is not null; node = list.Before(node))
+        {
+            items.Add(node.Item);
+        }
+
+        return items;
     }
 
     private static List<int> Walk(SkipList<int>.Node? node)
