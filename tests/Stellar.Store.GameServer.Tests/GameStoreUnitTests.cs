@@ -74,6 +74,34 @@ public sealed class GameStoreUnitTests : IDisposable
     }
 
     /// <summary>Account "a", its character 1 with 100 gold, and the starting gold's ledger entry 2.</summary>
+    [Theory]
+    [MemberData(nameof(Stores))]
+    public async Task TopScores_AfterScoresChangeWithTies_AreTheHighestFirstTiesToTheLowestIdAndSurviveAReopen(string kind)
+    {
+        var random = new Random(3);
+        var expected = new Dictionary<long, ScoreRecord>();
+        await using (var store = await OpenAsync(kind))
+        {
+            for (var i = 0; i < 300; i++)
+            {
+                var score = new ScoreRecord(random.Next(1, 60), "c", random.Next(0, 20) * 10);
+                await store.UpsertScoreAsync(score);
+                expected[score.CharacterId] = score;
+            }
+
+            // Independent oracle: the last score of each character, ordered by LINQ.
+            var best = expected.Values.OrderByDescending(s => s.Score).ThenBy(s => s.CharacterId).ToList();
+            Assert.Equal(best.Take(10), store.TopScores(10));
+            Assert.Equal(best, store.TopScores(1_000));
+        }
+
+        if (kind == "store")
+        {
+            await using var reopened = await OpenAsync(kind);
+            Assert.Equal(expected.Values.OrderByDescending(s => s.Score).ThenBy(s => s.CharacterId).Take(25), reopened.TopScores(25));
+        }
+    }
+
     private static GameUnit Creation() => new GameUnit()
         .Insert(new AccountRecord("a", 1, 1, DateTime.UnixEpoch))
         .Insert(new CharacterRecord(1, "a", 100, []))

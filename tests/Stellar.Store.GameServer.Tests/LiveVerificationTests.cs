@@ -25,7 +25,7 @@ public sealed class LiveVerificationTests : IDisposable
     public async Task Verify_WhileBotsPlay_PassesAtEverySnapshot()
     {
         var store = await StellarStore.OpenAsync(_dir.Path, StellarGameStore.Options(Durability.WriteThrough));
-        await using var game = StellarGameStore.Over(store);
+        await using var game = await StellarGameStore.OverAsync(store);
         var collections = GameCollections.Open(store);
         var server = new TcpGameServer(game, new IPEndPoint(IPAddress.Loopback, 0));
         var report = new BotReport();

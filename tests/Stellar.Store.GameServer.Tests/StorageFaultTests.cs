@@ -38,7 +38,7 @@ public sealed class StorageFaultTests : IDisposable
         var storage = new FaultInjectingStorage(_dir.Path) { Timing = timing };
         var report = new BotReport();
         using var stopBots = new CancellationTokenSource();
-        var game = StellarGameStore.Over(await storage.OpenStoreAsync(StellarGameStore.Options(Durability.WriteThrough)));
+        var game = await StellarGameStore.OverAsync(await storage.OpenStoreAsync(StellarGameStore.Options(Durability.WriteThrough)));
         var server = new TcpGameServer(game, new IPEndPoint(IPAddress.Loopback, 0));
         try
         {

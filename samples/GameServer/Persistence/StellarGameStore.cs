@@ -3,16 +3,26 @@ using Stellar.Store.Samples.GameServer.Verification;
 
 namespace Stellar.Store.Samples.GameServer.Persistence;
 
-/// <summary>The game's state in a Stellar.Store directory (LZ4-compressed blocks), one collection per kind of record.</summary>
+/// <summary>
+/// The game's state in a Stellar.Store directory (LZ4-compressed blocks), one collection per kind of record. The
+/// leaderboard and each character's inventory are read from ordered indexes, declared when the store is opened and
+/// built from the records it holds.
+/// </summary>
 internal sealed class StellarGameStore : IGameStore
 {
     private readonly StellarStore _store;
     private readonly GameCollections _collections;
 
+    /// <summary>Scores by (score, -character id): its top is the highest score first, ties to the lowest id.</summary>
+    private readonly CollectionIndex<(long Score, long NegatedId), long, ScoreRecord> _ranks;
+    private readonly CollectionIndex<long, long, ItemRecord> _itemsByOwner;
+
     private StellarGameStore(StellarStore store, GameCollections collections)
     {
         _store = store;
         _collections = collections;
+        _ranks = collections.Leaderboard.Index("by-rank", s => (s.Score, -s.CharacterId));
+        _itemsByOwner = collections.Items.Index("by-owner", i => i.OwnerId);
     }
 
     public string Description => $"Stellar.Store ({_store.Options.Durability}, LZ4)";
@@ -27,7 +37,7 @@ internal sealed class StellarGameStore : IGameStore
         var store = await StellarStore.OpenAsync(directory, Options(durability)).ConfigureAwait(false);
         try
         {
-            return Over(store);
+            return await OverAsync(store).ConfigureAwait(false);
         }
         catch
         {
@@ -39,9 +49,17 @@ internal sealed class StellarGameStore : IGameStore
     /// <summary>The options the game opens its store with.</summary>
     public static StoreOptions Options(Durability durability) => new() { Durability = durability, Compression = Compression.Lz4 };
 
-    /// <summary>The game's state in <paramref name="store"/>, already open (on any storage); disposing the game store disposes it.</summary>
+    /// <summary>
+    /// The game's state in <paramref name="store"/>, already open (on any storage), once its indexes are built;
+    /// disposing the game store disposes it.
+    /// </summary>
     /// <exception cref="OlderLayoutException">The store is of the older layout; the caller still owns it.</exception>
-    public static StellarGameStore Over(StellarStore store) => new(store, GameCollections.Open(store));
+    public static async Task<StellarGameStore> OverAsync(StellarStore store)
+    {
+        var game = new StellarGameStore(store, GameCollections.Open(store));
+        await Task.WhenAll(game._ranks.Ready, game._itemsByOwner.Ready).ConfigureAwait(false);
+        return game;
+    }
 
     public AccountRecord? GetAccount(string name) => _collections.Accounts.Get(name);
 
@@ -49,18 +67,13 @@ internal sealed class StellarGameStore : IGameStore
 
     public PositionRecord? GetPosition(long characterId) => _collections.Positions.Get(characterId);
 
-    public IReadOnlyList<ItemRecord> ItemsOwnedBy(long characterId) =>
-        _collections.Items.Query(i => i.OwnerId == characterId).ToList();
+    public IReadOnlyList<ItemRecord> ItemsOwnedBy(long characterId) => _itemsByOwner.Equal(characterId).ToList();
 
     public ScoreRecord? GetScore(long characterId) => _collections.Leaderboard.Get(characterId);
 
     public ChunkRecord? GetChunk(long id) => _collections.Chunks.Get(id);
 
-    public IReadOnlyList<ScoreRecord> TopScores(int count)
-    {
-        using var snapshot = _collections.Leaderboard.Snapshot();
-        return snapshot.Query().OrderByDescending(s => s.Score).ThenBy(s => s.CharacterId).Take(count).ToList();
-    }
+    public IReadOnlyList<ScoreRecord> TopScores(int count) => _ranks.Top(count);
 
     public long HighestId()
     {
