@@ -9,7 +9,7 @@ namespace Stellar.Store.Actors;
 /// the callers' tasks only after the group is durable and published. While a group is being written, the next
 /// one gathers, so a group grows with the number of concurrent callers (group commit), up to a byte bound: a group
 /// takes queued writes in order while their <see cref="WriterProtocol.Queued{TWrite}.Bytes"/> fit it (always at least one),
-/// and the rest wait for the next group.
+/// and the rest wait for the next group; a write the sink says stands alone is a group of its own.
 /// </summary>
 /// <remarks>
 /// <para>Cross-collection rounds: a <see cref="WriterProtocol.Prepare{TWrite}"/> is queued like a write. When a group
@@ -173,7 +173,7 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
     {
         var taken = 0;
         long bytes = 0;
-        while (_queued.TryPeek(out var next) && (taken == 0 || bytes + next.Bytes <= _maxGroupBytes))
+        while (_queued.TryPeek(out var next) && (taken == 0 || (bytes + next.Bytes <= _maxGroupBytes && !_sink.StandsAlone(next.Write))))
         {
             _queued.Dequeue();
             taken++;
@@ -201,6 +201,11 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
             else
             {
                 append.Completion.TrySetException(rejection);
+            }
+
+            if (_sink.StandsAlone(next.Write))
+            {
+                return;
             }
         }
     }

@@ -22,6 +22,12 @@ internal interface ICommitSink<in TWrite, TResult>
     Exception? Stage(TWrite write, out TResult result);
 
     /// <summary>
+    /// Whether <paramref name="write"/> must be a group of its own (a change of what later writes are checked against,
+    /// such as a new index): the writer ends the group before it and after it. On the actor's turn; cheap.
+    /// </summary>
+    bool StandsAlone(TWrite write) => false;
+
+    /// <summary>
     /// Writes every staged write as one group, makes it as durable as the store's mode promises, and publishes
     /// it to readers. Throws when the outcome is uncertain (an I/O failure); the sink is then unusable.
     /// </summary>

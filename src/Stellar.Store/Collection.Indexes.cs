@@ -18,21 +18,26 @@ public sealed partial class Collection<TKey, TValue>
     /// holds the writer meanwhile. The index lives in memory: declare it again after reopening the store.
     /// </summary>
     /// <remarks>
-    /// Thread safety: any thread. <paramref name="keySelector"/> runs on the writer, for each value written: it must
-    /// be fast, must not block, and should not throw (a throw stops the index, not the write).
+    /// <para>With <paramref name="unique"/>, no two records may have equal index keys: a write that would give a record
+    /// the index key of another is rejected with <see cref="UniqueConstraintException"/> before anything is stored, and
+    /// with it its whole atomic batch or cross-collection write (a record may keep or move to a key another record of
+    /// the same batch gives up). Declaring it on records that already share a key fails <c>Ready</c> with that
+    /// exception, and the index is not kept. A unique index's key selector that throws rejects the write instead.</para>
+    /// <para>Thread safety: any thread. <paramref name="keySelector"/> runs on the writer, for each value written: it
+    /// must be fast, must not block, and should not throw (a throw stops a non-unique index, not the write).</para>
     /// </remarks>
     /// <exception cref="ArgumentException">
     /// The name is empty, or the index key or the collection's key has no order of its own (it must implement
     /// <see cref="IComparable{T}"/>).
     /// </exception>
     /// <exception cref="InvalidOperationException">The collection already has an index of that name.</exception>
-    public CollectionIndex<TIndexKey, TKey, TValue> Index<TIndexKey>(string name, Func<TValue, TIndexKey> keySelector)
+    public CollectionIndex<TIndexKey, TKey, TValue> Index<TIndexKey>(string name, Func<TValue, TIndexKey> keySelector, bool unique = false)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
         ArgumentNullException.ThrowIfNull(keySelector);
         _store.ThrowIfDisposed();
         var index = new SecondaryIndex<TIndexKey, TKey, TValue>(
-            name, keySelector, IndexOrder.Of<TIndexKey>("The index key"), IndexOrder.Of<TKey>("The collection's key"), keyEquality: null);
+            Name, name, keySelector, unique, IndexOrder.Of<TIndexKey>("The index key"), IndexOrder.Of<TKey>("The collection's key"), keyEquality: null);
         var ready = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var declared = new CollectionIndex<TIndexKey, TKey, TValue>(this, index, ready.Task);
         if (!_indexes.TryAdd(name, declared))

@@ -12,6 +12,12 @@ public sealed class CollectionWriterTests : TestKit
 
         public bool FailCommits { get; set; }
 
+        /// <summary>Which keys must be a group of their own.</summary>
+        public Func<int, bool> Alone { get; set; } = _ => false;
+
+        /// <summary>Every committed group's keys, in order.</summary>
+        public List<int[]> Groups { get; } = new();
+
         public int Commits { get; private set; }
 
         public int MaxGroup { get; private set; }
@@ -40,11 +46,14 @@ public sealed class CollectionWriterTests : TestKit
 
             Commits++;
             MaxGroup = Math.Max(MaxGroup, _staged.Count);
+            Groups.Add(_staged.ToArray());
             _committed.UnionWith(_staged);
             _staged.Clear();
         }
 
         public void Discard() => _staged.Clear();
+
+        public bool StandsAlone(int key) => Alone(key);
 
         public void Unstage() => throw new NotSupportedException("this sink is never sent a round's part");
 
@@ -70,6 +79,23 @@ public sealed class CollectionWriterTests : TestKit
         Assert.Equal(Enumerable.Range(0, 200), results);
         Assert.True(sink.Commits < 200, "concurrent writes must share commit groups");
         Assert.True(sink.MaxGroup > 1);
+    }
+
+    [Fact]
+    public async Task Append_OfAWriteThatStandsAlone_IsAGroupOfItsOwnBetweenGroupsOfTheOthers()
+    {
+        var sink = new SetSink { Alone = key => key % 50 == 25 };
+        using var handle = new WriterHandle<int, int>(Sys.ActorOf(CollectionWriterProps.Create(sink)), 1024);
+        await Task.WhenAll(Enumerable.Range(0, 200).Select(i => Send(handle, i)));
+
+        Assert.Equal(200, sink.Committed.Count);
+        foreach (var key in new[] { 25, 75, 125, 175 })
+        {
+            Assert.Contains(sink.Groups, g => g.SequenceEqual(new[] { key }));
+        }
+
+        Assert.True(sink.MaxGroup > 1, "the other writes still share groups");
+        Assert.Equal(Enumerable.Range(0, 200), sink.Groups.SelectMany(g => g));
     }
 
     [Fact]

@@ -52,7 +52,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         Ledger = new ShardUsageLedger(compactionThreshold, Math.Max(maxShardBytes / 16, CompactionCopier<TKey, TValue>.BlockBytes));
         _values = new LargeValueReader<TValue>(chain, codec);
         _loader = new CollectionLoader<TKey, TValue>(chain, codec, parallelism, largeValueBytes, decided);
-        _stager = new WriteStager<TKey, TValue>(name, Map, MaxBlockBytes, largeValueBytes);
+        _stager = new WriteStager<TKey, TValue>(name, Map, _indexes, MaxBlockBytes, largeValueBytes);
         _pipeline = new CommitPipeline<TKey, TValue>(chain, codec, Map, Ledger, _indexes, parallelism, largeValueBytes);
         _compaction = new CompactionSteps<TKey, TValue>(chain, Map, Ledger, maxShardBytes);
         Copier = new CompactionCopier<TKey, TValue>(name, chain, codec, Map, _values, parallelism, maxShardBytes);
@@ -104,6 +104,12 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     public void DeleteAllRetired() => _compaction.DeleteAllRetired();
 
     public Exception? Stage(CollectionWrite<TKey, TValue> write, out bool result) => write.StageInto(this, out result);
+
+    /// <summary>
+    /// An index step is a group of its own: an index is built from the records as published, and every write after it is
+    /// checked against it (a unique index) and kept in it, so no write may share its group.
+    /// </summary>
+    public bool StandsAlone(CollectionWrite<TKey, TValue> write) => write is IndexStep<TKey, TValue>;
 
     Exception? IWriteStaging<TKey, TValue>.StageSingle(SingleWrite<TKey, TValue> write, out bool existed) => _stager.StageSingle(write, out existed);
 

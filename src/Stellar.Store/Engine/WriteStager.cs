@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Stellar.Store.Actors;
+using Stellar.Store.Indexes;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store.Engine;
@@ -21,6 +22,9 @@ internal sealed class WriteStager<TKey, TValue>
     private readonly int _maxBlockBytes;
     private readonly int _largeValueBytes;
 
+    /// <summary>The collection's indexes: the unique ones check each write as it is staged.</summary>
+    private readonly IndexSet<TKey, TValue> _indexes;
+
     /// <summary>Whether each key staged in the group exists once the group commits.</summary>
     private readonly Dictionary<TKey, bool> _overlay = new();
 
@@ -31,11 +35,18 @@ internal sealed class WriteStager<TKey, TValue>
     /// <summary>The collection's key count once the group commits.</summary>
     private long _count;
 
-    /// <summary>While a round's part is staged: where its blocks start, the count before it, and how to undo its overlay entries.</summary>
-    private (int FirstBlock, long CountBefore, List<(TKey Key, bool Had, bool Exists)> Undo)? _part;
+    /// <summary>
+    /// While a round's part is staged: where its blocks start, the count before it, how to undo its overlay entries,
+    /// and where its unique indexes' staged changes start.
+    /// </summary>
+    private (int FirstBlock, long CountBefore, List<(TKey Key, bool Had, bool Exists)> Undo, int UniqueMark)? _part;
 
-    public WriteStager(string name, VersionedMap<TKey, TValue> map, int maxBlockBytes, int largeValueBytes)
+    /// <summary>While a part's units are checked: where its unique indexes' staged changes start (else none).</summary>
+    private int _partStart = int.MaxValue;
+
+    public WriteStager(string name, VersionedMap<TKey, TValue> map, IndexSet<TKey, TValue> indexes, int maxBlockBytes, int largeValueBytes)
     {
+        _indexes = indexes;
         _name = name;
         _map = map;
         _maxBlockBytes = maxBlockBytes;
@@ -59,6 +70,8 @@ internal sealed class WriteStager<TKey, TValue>
         Debug.Assert(_part is null, "a group holds at most one part, staged last");
         var undo = new List<(TKey Key, bool Had, bool Exists)>();
         var countBefore = _count;
+        var uniqueMark = _indexes.Mark;
+        _partStart = uniqueMark;
         List<(int Unit, Exception Cause)>? rejections = null;
         var accepted = new List<SingleWrite<TKey, TValue>>();
         foreach (var (unit, writes) in part.Units)
@@ -68,7 +81,9 @@ internal sealed class WriteStager<TKey, TValue>
             if (rejection is not null)
             {
                 // Rejected only because of units before it in the part, which may not commit: a conflict, not a rejection.
-                (rejections ??= new()).Add((unit, undo.Count > 0 && !RejectedWithout(undo, writes) ? new RoundConflictException(rejection) : rejection));
+                // A unique index tells a conflict with an earlier unit of the part itself.
+                var conflict = rejection is RoundConflictException || (undo.Count > 0 && !RejectedWithout(undo, writes));
+                (rejections ??= new()).Add((unit, conflict && rejection is not RoundConflictException ? new RoundConflictException(rejection) : rejection));
                 continue;
             }
 
@@ -81,7 +96,8 @@ internal sealed class WriteStager<TKey, TValue>
             accepted.AddRange(kept);
         }
 
-        _part = (_blocks.Count, countBefore, undo);
+        _partStart = int.MaxValue;
+        _part = (_blocks.Count, countBefore, undo, uniqueMark);
         if (rejections is not null)
         {
             Unstage();
@@ -123,8 +139,11 @@ internal sealed class WriteStager<TKey, TValue>
             }
         }
 
-        // Only the overlay is rolled back and restored; the count is not touched, and the check changes nothing else.
-        var rejected = Check(writes, atomic: true, out _) is not null;
+        // Only the overlay is rolled back and restored; the count is not touched, and the check changes nothing else (what
+        // it staged in unique indexes is taken back). A conflict a unique index finds with an earlier unit is no rejection.
+        var uniqueMark = _indexes.Mark;
+        var rejected = Check(writes, atomic: true, out _) is { } rejection && rejection is not RoundConflictException;
+        _indexes.RollBack(uniqueMark);
         foreach (var (key, exists) in current)
         {
             _overlay[key] = exists;
@@ -137,7 +156,8 @@ internal sealed class WriteStager<TKey, TValue>
     public void Unstage()
     {
         Debug.Assert(_part is not null, "only a staged part is unstaged");
-        var (firstBlock, countBefore, undo) = _part.Value;
+        var (firstBlock, countBefore, undo, uniqueMark) = _part.Value;
+        _indexes.RollBack(uniqueMark);
         _blocks.RemoveRange(firstBlock, _blocks.Count - firstBlock);
         for (var i = undo.Count - 1; i >= 0; i--)
         {
@@ -169,6 +189,11 @@ internal sealed class WriteStager<TKey, TValue>
         {
             // Deleting a missing key changes nothing, so it costs nothing.
             return null;
+        }
+
+        if (_indexes.StageUnique(write.Key, write.Kind == WriteKind.Delete, write.Value, int.MaxValue) is { } unique)
+        {
+            return unique;
         }
 
         SetInOverlay(write.Key, write.Kind != WriteKind.Delete);
@@ -211,26 +236,31 @@ internal sealed class WriteStager<TKey, TValue>
 
     /// <summary>
     /// Checks <paramref name="writes"/> in order against the staged state as the earlier ones leave it, into
-    /// <see cref="_batchOverlay"/>; with <paramref name="atomic"/>, the first broken precondition rejects them all.
-    /// <paramref name="kept"/> leaves out deletes of missing keys, which change nothing.
+    /// <see cref="_batchOverlay"/>; with <paramref name="atomic"/>, the first broken precondition rejects them all. A
+    /// write that would break a unique index rejects them all, atomic or not (it cannot be stored), and what they
+    /// staged in unique indexes is taken back. <paramref name="kept"/> leaves out deletes of missing keys, which change
+    /// nothing.
     /// </summary>
     private Exception? Check(List<SingleWrite<TKey, TValue>> writes, bool atomic, out List<SingleWrite<TKey, TValue>> kept)
     {
         _batchOverlay.Clear();
         kept = new List<SingleWrite<TKey, TValue>>(writes.Count);
+        var uniqueMark = _indexes.Mark;
         foreach (var write in writes)
         {
             var exists = _batchOverlay.TryGetValue(write.Key, out var inBatch) ? inBatch : Exists(write.Key, _overlay);
             var rejection = atomic ? Reject(write, exists) : null;
+            if (write.Kind == WriteKind.Delete && !exists && rejection is null)
+            {
+                continue;
+            }
+
+            rejection ??= _indexes.StageUnique(write.Key, write.Kind == WriteKind.Delete, write.Value, _partStart);
             if (rejection is not null)
             {
                 _batchOverlay.Clear();
+                _indexes.RollBack(uniqueMark);
                 return rejection;
-            }
-
-            if (write.Kind == WriteKind.Delete && !exists)
-            {
-                continue;
             }
 
             _batchOverlay[write.Key] = write.Kind != WriteKind.Delete;
@@ -246,6 +276,7 @@ internal sealed class WriteStager<TKey, TValue>
         Debug.Assert(_part is not null || _count == _map.Published.Count, "the published count is the one staging computed");
         _blocks.Clear();
         _overlay.Clear();
+        _indexes.ClearStaged();
         _part = null;
     }
 
@@ -254,6 +285,7 @@ internal sealed class WriteStager<TKey, TValue>
     {
         _blocks.Clear();
         _overlay.Clear();
+        _indexes.ClearStaged();
         _part = null;
         _count = _map.Published.Count;
     }

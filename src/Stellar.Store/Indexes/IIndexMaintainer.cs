@@ -11,6 +11,9 @@ internal interface IIndexMaintainer<TKey, TValue>
     /// <summary>The index's name, unique within its collection.</summary>
     string Name { get; }
 
+    /// <summary>Whether it is a unique index, which staging checks every write against (<see cref="IUniqueIndex{TKey,TValue}"/>).</summary>
+    bool Unique { get; }
+
     /// <summary>
     /// Adds an entry for every record among <paramref name="heads"/> (each key's newest version, none newer than
     /// <paramref name="version"/>, the published one), reading values on disk through <paramref name="read"/>. A key

@@ -2,18 +2,93 @@ using Stellar.Store.Snapshots;
 
 namespace Stellar.Store.Indexes;
 
-/// <summary>The indexes a collection's writer keeps, told of every version it applies and of every move of the horizon.</summary>
+/// <summary>
+/// The indexes a collection's writer keeps, told of every version it applies and of every move of the horizon; and
+/// the unique ones' checks of each write as it is staged, with the undo of what a rejected batch or part staged.
+/// </summary>
 /// <remarks>Thread safety: the collection writer's alone.</remarks>
 internal sealed class IndexSet<TKey, TValue>
 {
     private readonly List<IIndexMaintainer<TKey, TValue>> _indexes = new();
+    private readonly List<IUniqueIndex<TKey, TValue>> _unique = new();
+
+    /// <summary>How to take back each change the unique indexes staged in the group, oldest first.</summary>
+    private readonly List<Action> _undo = new();
 
     /// <summary>Whether any index is kept: a commit without one does no index work at all.</summary>
     public bool Any => _indexes.Count > 0;
 
-    public void Add(IIndexMaintainer<TKey, TValue> index) => _indexes.Add(index);
+    /// <summary>Where the staged changes stand now: <see cref="RollBack"/> to it takes back everything staged after.</summary>
+    public int Mark => _undo.Count;
 
-    public void Remove(IIndexMaintainer<TKey, TValue> index) => _indexes.Remove(index);
+    public void Add(IIndexMaintainer<TKey, TValue> index)
+    {
+        _indexes.Add(index);
+        if (index.Unique)
+        {
+            _unique.Add((IUniqueIndex<TKey, TValue>)index);
+        }
+    }
+
+    public void Remove(IIndexMaintainer<TKey, TValue> index)
+    {
+        _indexes.Remove(index);
+        if (index is IUniqueIndex<TKey, TValue> unique)
+        {
+            _unique.Remove(unique);
+        }
+    }
+
+    /// <summary>
+    /// Checks a write against every unique index and stages it in each (see <see cref="IUniqueIndex{TKey,TValue}.Stage"/>);
+    /// on a rejection nothing of it stays staged. <paramref name="partStart"/> is the <see cref="Mark"/> where the round's
+    /// part being staged began (<see cref="int.MaxValue"/> outside a part).
+    /// </summary>
+    public Exception? StageUnique(TKey key, bool deleted, TValue? value, int partStart)
+    {
+        if (_unique.Count == 0)
+        {
+            return null;
+        }
+
+        var mark = _undo.Count;
+        foreach (var index in _unique)
+        {
+            if (index.Stage(key, deleted, value, partStart, _undo) is { } rejection)
+            {
+                RollBack(mark);
+                return rejection;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>Takes back every change staged after <paramref name="mark"/>, newest first.</summary>
+    public void RollBack(int mark)
+    {
+        for (var i = _undo.Count - 1; i >= mark; i--)
+        {
+            _undo[i]();
+        }
+
+        _undo.RemoveRange(mark, _undo.Count - mark);
+    }
+
+    /// <summary>The group committed or was dropped: its staged changes are forgotten.</summary>
+    public void ClearStaged()
+    {
+        if (_undo.Count == 0)
+        {
+            return;
+        }
+
+        _undo.Clear();
+        foreach (var index in _unique)
+        {
+            index.ClearStaged();
+        }
+    }
 
     /// <inheritdoc cref="IIndexMaintainer{TKey,TValue}.Applied"/>
     public void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)

@@ -14,7 +14,7 @@ namespace Stellar.Store.Indexes;
 /// <para>Thread safety: <see cref="Build"/>, <see cref="Applied"/> and <see cref="Trim"/> are the collection writer's
 /// (one thread at a time); the read members are for any thread, without locks.</para>
 /// </remarks>
-internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer<TKey, TValue>
+internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer<TKey, TValue>
     where TKey : notnull
 {
     private readonly Func<TValue, TIndexKey> _selector;
@@ -28,9 +28,12 @@ internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     private long _builtAt = -1;
     private Exception? _failure;
 
-    public SecondaryIndex(string name, Func<TValue, TIndexKey> selector, IComparer<TIndexKey> indexKeys, IComparer<TKey> keys, IEqualityComparer<TKey>? keyEquality)
+    public SecondaryIndex(string collection, string name, Func<TValue, TIndexKey> selector, bool unique, IComparer<TIndexKey> indexKeys, IComparer<TKey> keys, IEqualityComparer<TKey>? keyEquality)
     {
+        _collection = collection;
         Name = name;
+        Unique = unique;
+        _stagedKeyOf = new Dictionary<TKey, (bool Alive, TIndexKey IndexKey)>(keyEquality);
         _selector = selector;
         _current = new Dictionary<TKey, SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node>(keyEquality);
         Order = new IndexEntryComparer<TIndexKey, TKey, TValue>(indexKeys, keys);
@@ -38,6 +41,9 @@ internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     }
 
     public string Name { get; }
+
+    /// <summary>Whether no two records may have the same index key (staging rejects a write that would break it).</summary>
+    public bool Unique { get; }
 
     /// <summary>The entries, in index order; a reader keeps those visible at its version.</summary>
     public SkipList<IndexEntry<TIndexKey, TKey, TValue>> Entries { get; }
@@ -72,6 +78,12 @@ internal sealed class SecondaryIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
 
         // One sort and one pass, instead of a search per record: no reader sees the list before BuiltAt is set.
         entries.Sort(Order);
+        if (Unique && FirstDuplicate(entries) is { } duplicate)
+        {
+            Volatile.Write(ref _failure, duplicate);
+            return false;
+        }
+
         var nodes = Entries.Load(entries);
         _current.EnsureCapacity(nodes.Length);
         foreach (var node in nodes)

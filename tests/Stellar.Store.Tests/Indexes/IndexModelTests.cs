@@ -102,7 +102,7 @@ public sealed class IndexModelTests : IDisposable
         var players = store.GetCollection<int, Player>("players", p => p.Id);
         var ledger = store.GetCollection<int, Account>("ledger", a => a.Id);
         var byGold = players.Index("by-gold", p => p.Gold);
-        var byName = players.Index("by-name", p => p.Name);
+        var byName = players.Index("by-name", p => p.Name, unique: true);
         await Task.WhenAll(byGold.Ready, byName.Ready);
         return (players, ledger, byGold, byName);
     }

@@ -1,0 +1,141 @@
+namespace Stellar.Store.Indexes;
+
+/// <summary>A unique index's checks, made as the writer stages each write, before anything is written.</summary>
+internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueIndex<TKey, TValue>
+{
+    private readonly string _collection;
+
+    /// <summary>Writer only, for the group being staged: each record's index key once the group commits (or that it is deleted).</summary>
+    private readonly Dictionary<TKey, (bool Alive, TIndexKey IndexKey)> _stagedKeyOf;
+
+    /// <summary>
+    /// Writer only, for the group being staged: the record each index key was given to, and where in the undo list. A
+    /// null index key never enters it: records without a key do not share one.
+    /// </summary>
+#pragma warning disable CS8714 // Null index keys are kept out (see Stage).
+    private readonly Dictionary<TIndexKey, (TKey Key, int Position)> _stagedHolder = new();
+#pragma warning restore CS8714
+
+    public Exception? Stage(TKey key, bool deleted, TValue? value, int partStart, List<Action> undo)
+    {
+        TIndexKey indexKey = default!;
+        if (!deleted)
+        {
+            try
+            {
+                indexKey = _selector(value!);
+            }
+            catch (Exception e)
+            {
+                return new ArgumentException($"Unique index '{Name}' of collection '{_collection}' could not compute the key of record '{key}': {e.Message}. Nothing was stored.", nameof(value), e);
+            }
+        }
+
+        // A null index key is no key: like SQL's unique constraints, records without one never clash.
+        var claims = !deleted && indexKey is not null;
+        var (hadKey, hadIndexKey) = KeyOf(key);
+        if (claims && !(hadKey && Order.IndexKeys.Compare(hadIndexKey, indexKey) == 0) && Holder(indexKey, key) is { } holder)
+        {
+            var rejection = new UniqueConstraintException(_collection, Name, indexKey, key, holder.Key);
+            return holder.Position >= partStart ? new Actors.RoundConflictException(rejection) : rejection;
+        }
+
+        var hadStaged = _stagedKeyOf.TryGetValue(key, out var stagedBefore);
+        _stagedKeyOf[key] = (!deleted, indexKey);
+        var hadHolder = false;
+        (TKey Key, int Position) holderBefore = default;
+        if (claims)
+        {
+            hadHolder = _stagedHolder.TryGetValue(indexKey!, out holderBefore);
+            _stagedHolder[indexKey!] = (key, undo.Count);
+        }
+
+        undo.Add(() =>
+        {
+            if (hadStaged)
+            {
+                _stagedKeyOf[key] = stagedBefore;
+            }
+            else
+            {
+                _stagedKeyOf.Remove(key);
+            }
+
+            if (!claims)
+            {
+                return;
+            }
+
+            if (hadHolder)
+            {
+                _stagedHolder[indexKey!] = holderBefore;
+            }
+            else
+            {
+                _stagedHolder.Remove(indexKey!);
+            }
+        });
+        return null;
+    }
+
+    public void ClearStaged()
+    {
+        _stagedKeyOf.Clear();
+        _stagedHolder.Clear();
+    }
+
+    /// <summary>Record <paramref name="key"/>'s index key once the staged group commits, if it exists then.</summary>
+    private (bool Alive, TIndexKey IndexKey) KeyOf(TKey key)
+    {
+        if (_stagedKeyOf.TryGetValue(key, out var staged))
+        {
+            return staged;
+        }
+
+        return _current.TryGetValue(key, out var node) ? (true, node.Item.IndexKey) : (false, default!);
+    }
+
+    /// <summary>
+    /// The record other than <paramref name="key"/> that has <paramref name="indexKey"/> once the staged group commits,
+    /// with the undo position of the write that gave it (-1 when it is stored), or null.
+    /// </summary>
+    private (TKey Key, int Position)? Holder(TIndexKey indexKey, TKey key)
+    {
+        if (_stagedHolder.TryGetValue(indexKey, out var staged) && !Same(staged.Key, key) && Has(staged.Key, indexKey))
+        {
+            return staged;
+        }
+
+        // The stored record with the index key: its current entry, the one no version has ended.
+        for (var node = Entries.FirstAtOrAfter(IndexEntry<TIndexKey, TKey, TValue>.Before(indexKey));
+             node is not null && Order.IndexKeys.Compare(node.Item.IndexKey, indexKey) == 0;
+             node = node.Next)
+        {
+            if (node.Item.Until == long.MaxValue && !Same(node.Item.Key, key) && Has(node.Item.Key, indexKey))
+            {
+                return (node.Item.Key, -1);
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>Whether record <paramref name="key"/> has <paramref name="indexKey"/> once the staged group commits.</summary>
+    private bool Has(TKey key, TIndexKey indexKey) => KeyOf(key) is (true, var held) && Order.IndexKeys.Compare(held, indexKey) == 0;
+
+    private bool Same(TKey a, TKey b) => _current.Comparer.Equals(a, b);
+
+    /// <summary>The first index key that two of <paramref name="sorted"/> share, as the exception a build fails with.</summary>
+    private UniqueConstraintException? FirstDuplicate(List<IndexEntry<TIndexKey, TKey, TValue>> sorted)
+    {
+        for (var i = 1; i < sorted.Count; i++)
+        {
+            if (sorted[i].IndexKey is not null && Order.IndexKeys.Compare(sorted[i - 1].IndexKey, sorted[i].IndexKey) == 0)
+            {
+                return new UniqueConstraintException(_collection, Name, sorted[i].IndexKey, sorted[i].Key, sorted[i - 1].Key);
+            }
+        }
+
+        return null;
+    }
+}
