@@ -15,7 +15,7 @@ namespace Stellar.Store;
 /// atomic batch or cross-collection write is in them whole or not at all.</para>
 /// <para>An index lives in memory only: it is built when declared, from the records as of the writes queued before
 /// the declaration, and kept with every write after it; after the store is reopened it must be declared again. Its
-/// memory cost is an entry per record (about 150 bytes, plus the index key's own size when it is a reference).</para>
+/// memory cost is an entry and a list node per record (docs/indexes.md).</para>
 /// <para>Index keys are ordered by their type's comparison, ordinally for strings; records with equal index keys are
 /// in primary key order. A key selector that throws for a value does not reject the write: the index stops being
 /// kept, and its reads throw <see cref="InvalidOperationException"/> naming the cause.</para>
