@@ -36,8 +36,31 @@ public sealed partial class Collection<TKey, TValue>
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
         ArgumentNullException.ThrowIfNull(keySelector);
         _store.ThrowIfDisposed();
-        var index = new SecondaryIndex<TIndexKey, TKey, TValue>(
-            Name, name, keySelector, unique, IndexOrder.Of<TIndexKey>("The index key"), IndexOrder.Of<TKey>("The collection's key"), keyEquality: null);
+        return Declare(name, new SecondaryIndex<TIndexKey, TKey, TValue>(
+            Name, name, keySelector, unique, IndexOrder.Of<TIndexKey>("The index key"), IndexOrder.Of<TKey>("The collection's key"), keyEquality: null));
+    }
+
+    /// <summary>
+    /// Declares an ordered index named <paramref name="name"/> under which each record appears once per distinct key
+    /// <paramref name="keysSelector"/> gives it (an item under each of its tags; none for an empty or null sequence).
+    /// An answer lists a record once per key of it that the answer covers. Built, kept and read as
+    /// <see cref="Index{TIndexKey}"/> describes; it cannot be unique.
+    /// </summary>
+    /// <remarks>Thread safety: any thread. <paramref name="keysSelector"/> runs on the writer, for each value written.</remarks>
+    /// <exception cref="ArgumentException">The name is empty, or the index key or the collection's key has no order of its own.</exception>
+    /// <exception cref="InvalidOperationException">The collection already has an index of that name.</exception>
+    public CollectionIndex<TIndexKey, TKey, TValue> IndexMany<TIndexKey>(string name, Func<TValue, IEnumerable<TIndexKey>?> keysSelector)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        ArgumentNullException.ThrowIfNull(keysSelector);
+        _store.ThrowIfDisposed();
+        return Declare(name, new MultiKeyIndex<TIndexKey, TKey, TValue>(
+            Name, name, keysSelector, IndexOrder.Of<TIndexKey>("The index key"), IndexOrder.Of<TKey>("The collection's key"), keyEquality: null));
+    }
+
+    /// <summary>Registers <paramref name="index"/> under <paramref name="name"/> and queues its build on the writer.</summary>
+    private CollectionIndex<TIndexKey, TKey, TValue> Declare<TIndexKey>(string name, OrderedIndex<TIndexKey, TKey, TValue> index)
+    {
         var ready = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var declared = new CollectionIndex<TIndexKey, TKey, TValue>(this, index, ready.Task);
         if (!_indexes.TryAdd(name, declared))

@@ -28,7 +28,7 @@ public sealed class CollectionIndex<TIndexKey, TKey, TValue>
 {
     private readonly Collection<TKey, TValue> _collection;
 
-    internal CollectionIndex(Collection<TKey, TValue> collection, SecondaryIndex<TIndexKey, TKey, TValue> index, Task ready)
+    internal CollectionIndex(Collection<TKey, TValue> collection, OrderedIndex<TIndexKey, TKey, TValue> index, Task ready)
     {
         _collection = collection;
         Index = index;
@@ -44,7 +44,7 @@ public sealed class CollectionIndex<TIndexKey, TKey, TValue>
     /// </summary>
     public Task Ready { get; }
 
-    internal SecondaryIndex<TIndexKey, TKey, TValue> Index { get; }
+    internal OrderedIndex<TIndexKey, TKey, TValue> Index { get; }
 
     internal Collection<TKey, TValue> Collection => _collection;
 

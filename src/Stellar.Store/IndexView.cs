@@ -18,11 +18,11 @@ namespace Stellar.Store;
 public sealed class IndexView<TIndexKey, TKey, TValue>
     where TKey : notnull
 {
-    private readonly SecondaryIndex<TIndexKey, TKey, TValue> _index;
+    private readonly OrderedIndex<TIndexKey, TKey, TValue> _index;
     private readonly CollectionSnapshot<TKey, TValue> _snapshot;
     private readonly long _version;
 
-    internal IndexView(SecondaryIndex<TIndexKey, TKey, TValue> index, CollectionSnapshot<TKey, TValue> snapshot)
+    internal IndexView(OrderedIndex<TIndexKey, TKey, TValue> index, CollectionSnapshot<TKey, TValue> snapshot)
     {
         _index = index;
         _snapshot = snapshot;

@@ -20,11 +20,12 @@ internal sealed class IndexEntry<TIndexKey, TKey, TValue>
     private long _until = long.MaxValue;
     private VersionNode<TValue>? _node;
 
-    public IndexEntry(TIndexKey indexKey, TKey key, long from, VersionNode<TValue> node)
+    public IndexEntry(TIndexKey indexKey, TKey key, long from, long sequence, VersionNode<TValue> node)
     {
         IndexKey = indexKey;
         Key = key;
         From = from;
+        Sequence = sequence;
         _node = node;
     }
 
@@ -42,6 +43,12 @@ internal sealed class IndexEntry<TIndexKey, TKey, TValue>
 
     /// <summary>The version that stored the record under this index key.</summary>
     public long From { get; }
+
+    /// <summary>
+    /// The order the writer made the entry in: two entries of one record and index key from one version (the key
+    /// given up and taken again within one commit group) still differ.
+    /// </summary>
+    public long Sequence { get; }
 
     /// <summary>
     /// The record's newest version node while it has this index key (null for a probe): its chain holds the version any

@@ -1,8 +1,8 @@
 namespace Stellar.Store.Indexes;
 
 /// <summary>
-/// Orders index entries by index key, then primary key, then the version they start at, so that every entry is
-/// distinct; a probe sorts before (or after) every entry of its index key.
+/// Orders index entries by index key, then primary key, then the version they start at and the order they were made
+/// in, so that every entry is distinct; a probe sorts before (or after) every entry of its index key.
 /// </summary>
 /// <remarks>Thread safety: stateless; any thread.</remarks>
 internal sealed class IndexEntryComparer<TIndexKey, TKey, TValue> : IComparer<IndexEntry<TIndexKey, TKey, TValue>>
@@ -39,6 +39,7 @@ internal sealed class IndexEntryComparer<TIndexKey, TKey, TValue> : IComparer<In
             return byKey != 0 ? byKey : x.Bound.CompareTo(y.Bound);
         }
 
-        return x.From.CompareTo(y.From);
+        var byFrom = x.From.CompareTo(y.From);
+        return byFrom != 0 ? byFrom : x.Sequence.CompareTo(y.Sequence);
     }
 }

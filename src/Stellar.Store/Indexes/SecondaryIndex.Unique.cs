@@ -3,8 +3,6 @@ namespace Stellar.Store.Indexes;
 /// <summary>A unique index's checks, made as the writer stages each write, before anything is written.</summary>
 internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueIndex<TKey, TValue>
 {
-    private readonly string _collection;
-
     /// <summary>Writer only, for the group being staged: each record's index key once the group commits (or that it is deleted).</summary>
     private readonly Dictionary<TKey, (bool Alive, TIndexKey IndexKey)> _stagedKeyOf;
 
@@ -27,7 +25,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
             }
             catch (Exception e)
             {
-                return new ArgumentException($"Unique index '{Name}' of collection '{_collection}' could not compute the key of record '{key}': {e.Message}. Nothing was stored.", nameof(value), e);
+                return new ArgumentException($"Unique index '{Name}' of collection '{Collection}' could not compute the key of record '{key}': {e.Message}. Nothing was stored.", nameof(value), e);
             }
         }
 
@@ -36,7 +34,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
         var (hadKey, hadIndexKey) = KeyOf(key);
         if (claims && !(hadKey && Order.IndexKeys.Compare(hadIndexKey, indexKey) == 0) && Holder(indexKey, key) is { } holder)
         {
-            var rejection = new UniqueConstraintException(_collection, Name, indexKey, key, holder.Key);
+            var rejection = new UniqueConstraintException(Collection, Name, indexKey, key, holder.Key);
             return holder.Position >= partStart ? new Actors.RoundConflictException(rejection) : rejection;
         }
 
@@ -132,7 +130,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
         {
             if (sorted[i].IndexKey is not null && Order.IndexKeys.Compare(sorted[i - 1].IndexKey, sorted[i].IndexKey) == 0)
             {
-                return new UniqueConstraintException(_collection, Name, sorted[i].IndexKey, sorted[i].Key, sorted[i - 1].Key);
+                return new UniqueConstraintException(Collection, Name, sorted[i].IndexKey, sorted[i].Key, sorted[i - 1].Key);
             }
         }
 

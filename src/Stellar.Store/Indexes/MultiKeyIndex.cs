@@ -1,0 +1,130 @@
+using System.Diagnostics;
+using Stellar.Store.Snapshots;
+
+namespace Stellar.Store.Indexes;
+
+/// <summary>
+/// An ordered index with any number of keys per record (an item under each of its tags): an entry per record and
+/// distinct key (see <see cref="OrderedIndex{TIndexKey,TKey,TValue}"/>). A write that keeps some of a record's keys keeps
+/// their entries, and ends and adds only the ones that change.
+/// </summary>
+/// <remarks>Thread safety: as <see cref="OrderedIndex{TIndexKey,TKey,TValue}"/>.</remarks>
+internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TIndexKey, TKey, TValue>
+    where TKey : notnull
+{
+    private static readonly SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node[] None = [];
+
+    private readonly Func<TValue, IEnumerable<TIndexKey>?> _selector;
+
+    /// <summary>Writer only: each record's current entries, by their nodes in the list.</summary>
+    private readonly Dictionary<TKey, SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node[]> _current;
+
+    public MultiKeyIndex(string collection, string name, Func<TValue, IEnumerable<TIndexKey>?> selector, IComparer<TIndexKey> indexKeys, IComparer<TKey> keys, IEqualityComparer<TKey>? keyEquality)
+        : base(collection, name, indexKeys, keys)
+    {
+        _selector = selector;
+        _current = new Dictionary<TKey, SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node[]>(keyEquality);
+    }
+
+    public override bool Unique => false;
+
+    public override bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read)
+    {
+        var entries = new List<IndexEntry<TIndexKey, TKey, TValue>>();
+        try
+        {
+            foreach (var (key, head) in heads)
+            {
+                Debug.Assert(head.Version <= version, "an index is built while nothing unpublished is in the map");
+                if (!head.Deleted)
+                {
+                    foreach (var indexKey in KeysOf(head.InMemory ? head.Value! : read(head)))
+                    {
+                        entries.Add(NewEntry(indexKey, key, head.Version, head));
+                    }
+                }
+            }
+        }
+        catch (Exception e)
+        {
+            Fail(SelectorThrew(e));
+            return false;
+        }
+
+        // One sort and one pass, instead of a search per entry: no reader sees the list before the build is done.
+        entries.Sort(Order);
+        var nodes = Entries.Load(entries);
+        foreach (var group in nodes.GroupBy(n => n.Item.Key, _current.Comparer))
+        {
+            _current[group.Key] = group.ToArray();
+        }
+
+        Built(version);
+        return true;
+    }
+
+    public override void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
+    {
+        if (Failure is not null)
+        {
+            return;
+        }
+
+        List<TIndexKey> keys;
+        try
+        {
+            keys = deleted ? [] : KeysOf(value!);
+        }
+        catch (Exception e)
+        {
+            Fail(SelectorThrew(e));
+            return;
+        }
+
+        var current = _current.GetValueOrDefault(key, None);
+        var kept = new List<SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node>(keys.Count);
+        foreach (var entry in current)
+        {
+            var at = keys.FindIndex(k => Order.IndexKeys.Compare(k, entry.Item.IndexKey) == 0);
+            if (at < 0)
+            {
+                End(entry, version);
+                continue;
+            }
+
+            // A key the record keeps: its entry stays, and leads to the new version.
+            entry.Item.Refer(node!);
+            kept.Add(entry);
+            keys.RemoveAt(at);
+        }
+
+        foreach (var indexKey in keys)
+        {
+            kept.Add(Entries.Add(NewEntry(indexKey, key, version, node!)));
+        }
+
+        if (kept.Count == 0)
+        {
+            _current.Remove(key);
+        }
+        else
+        {
+            _current[key] = kept.ToArray();
+        }
+    }
+
+    /// <summary>The distinct keys of <paramref name="value"/> (none for a null sequence).</summary>
+    private List<TIndexKey> KeysOf(TValue value)
+    {
+        var keys = new List<TIndexKey>();
+        foreach (var indexKey in _selector(value) ?? [])
+        {
+            if (!keys.Exists(k => Order.IndexKeys.Compare(k, indexKey) == 0))
+            {
+                keys.Add(indexKey);
+            }
+        }
+
+        return keys;
+    }
+}

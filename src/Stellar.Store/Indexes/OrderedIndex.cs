@@ -1,0 +1,93 @@
+using Stellar.Store.Snapshots;
+
+namespace Stellar.Store.Indexes;
+
+/// <summary>
+/// What every ordered index of a collection shares: its entries in a <see cref="SkipList{T}"/> that readers walk
+/// without locks, each entry carrying the versions it is visible at, so that a reader at a snapshot's version keeps
+/// exactly the entries of that version's records; and the writer's trimming of entries no snapshot can read any more.
+/// </summary>
+/// <remarks>
+/// <para>Entries of replaced versions stay in the list while a pinned snapshot may read them, and go when the
+/// collection's horizon passes the version that ended them (<see cref="Trim"/>), as replaced versions of records do.</para>
+/// <para>Thread safety: the maintenance members (<see cref="IIndexMaintainer{TKey,TValue}"/>) are the collection
+/// writer's (one thread at a time); the read members are for any thread, without locks.</para>
+/// </remarks>
+internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer<TKey, TValue>
+    where TKey : notnull
+{
+    /// <summary>Writer only: the nodes of entries that ended, in the order of the versions that ended them.</summary>
+    private readonly Queue<SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node> _ended = new();
+
+    private long _builtAt = -1;
+
+    /// <summary>Writer only: the <see cref="IndexEntry{TIndexKey,TKey,TValue}.Sequence"/> of the next entry.</summary>
+    private long _sequence;
+    private Exception? _failure;
+
+    protected OrderedIndex(string collection, string name, IComparer<TIndexKey> indexKeys, IComparer<TKey> keys)
+    {
+        Collection = collection;
+        Name = name;
+        Order = new IndexEntryComparer<TIndexKey, TKey, TValue>(indexKeys, keys);
+        Entries = new SkipList<IndexEntry<TIndexKey, TKey, TValue>>(Order);
+    }
+
+    public string Name { get; }
+
+    public abstract bool Unique { get; }
+
+    /// <summary>The entries, in index order; a reader keeps those visible at its version.</summary>
+    public SkipList<IndexEntry<TIndexKey, TKey, TValue>> Entries { get; }
+
+    public IndexEntryComparer<TIndexKey, TKey, TValue> Order { get; }
+
+    /// <summary>The version the index was built at (-1 until then): it answers for snapshots at this version or later.</summary>
+    public long BuiltAt => Volatile.Read(ref _builtAt);
+
+    /// <summary>Why the index stopped being kept (its key selector threw, or it was dropped), or null.</summary>
+    public Exception? Failure => Volatile.Read(ref _failure);
+
+    /// <summary>The collection's name, for messages.</summary>
+    protected string Collection { get; }
+
+    public abstract bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read);
+
+    public abstract void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node);
+
+    public void Trim(long horizon)
+    {
+        while (_ended.TryPeek(out var ended) && ended.Item.Until <= horizon)
+        {
+            _ended.Dequeue();
+            Entries.Remove(ended);
+        }
+    }
+
+    /// <summary>
+    /// Any thread: the index is dropped. Reads already under way answer at their versions; new ones are refused, since
+    /// the writes from now on are not kept in it.
+    /// </summary>
+    public void MarkDropped() => Volatile.Write(ref _failure, new InvalidOperationException($"Index '{Name}' was dropped."));
+
+    /// <summary>Writer only: a new entry of record <paramref name="key"/> under <paramref name="indexKey"/> from <paramref name="version"/>, led to <paramref name="node"/>.</summary>
+    protected IndexEntry<TIndexKey, TKey, TValue> NewEntry(TIndexKey indexKey, TKey key, long version, VersionNode<TValue> node) =>
+        new(indexKey, key, version, _sequence++, node);
+
+    /// <summary>Writer only: the entry of <paramref name="node"/> ends at <paramref name="version"/>, and goes once no snapshot can read it.</summary>
+    protected void End(SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node node, long version)
+    {
+        node.Item.End(version);
+        _ended.Enqueue(node);
+    }
+
+    /// <summary>Writer only: the build is done, at <paramref name="version"/>; readers may read from now on.</summary>
+    protected void Built(long version) => Volatile.Write(ref _builtAt, version);
+
+    /// <summary>The index is not kept any more (nor built): reads throw <paramref name="failure"/>.</summary>
+    protected void Fail(Exception failure) => Volatile.Write(ref _failure, failure);
+
+    /// <summary>The failure of a key selector that threw for a value.</summary>
+    protected InvalidOperationException SelectorThrew(Exception cause) => new(
+        $"Index '{Name}' is not kept any more: its key selector threw ({cause.Message}). Fix the selector and declare the index again after reopening the store.", cause);
+}
