@@ -184,7 +184,7 @@ internal sealed class CommitPipeline<TKey, TValue>
                 if (_indexes.Any)
                 {
                     // The value as written, also when the map keeps only where it is on disk.
-                    _indexes.Applied(write.Key, deleted, write.Value, version, deleted ? null : _map.Head(write.Key));
+                    _indexes.Applied(write.Key, deleted, write.Value, version, deleted ? null : _map.LastApplied);
                 }
 
                 _ledger.Account(shardId, write.Length, deleted, replaced);

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.InteropServices;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store.Indexes;
@@ -87,9 +88,21 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
             }
         }
 
-        if (_current.TryGetValue(key, out var current))
+        if (deleted)
         {
-            if (!deleted && Order.IndexKeys.Compare(current.Item.IndexKey, indexKey) == 0)
+            if (_current.Remove(key, out var removed))
+            {
+                End(removed, version);
+            }
+
+            return;
+        }
+
+        // One lookup for the record's slot, whether it has an entry or not: this runs for every write.
+        ref var current = ref CollectionsMarshal.GetValueRefOrAddDefault(_current, key, out var exists);
+        if (exists)
+        {
+            if (Order.IndexKeys.Compare(current!.Item.IndexKey, indexKey) == 0)
             {
                 // Same index key: the entry stays, and leads to the new version, whose chain holds the older ones.
                 current.Item.Refer(node!);
@@ -97,17 +110,8 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
             }
 
             End(current, version);
-            _current.Remove(key);
         }
 
-        if (!deleted)
-        {
-            Add(key, indexKey, version, node!);
-        }
-    }
-
-    private void Add(TKey key, TIndexKey indexKey, long version, VersionNode<TValue> node)
-    {
-        _current[key] = Entries.Add(NewEntry(indexKey, key, version, node));
+        current = Entries.Add(NewEntry(indexKey, key, version, node!));
     }
 }

@@ -198,41 +198,77 @@ internal sealed class SkipList<T>
     }
 
     /// <summary>One item and its links, forward and backward, one pair per level it stands on.</summary>
+    /// <remarks>
+    /// Level 0, which every node stands on and every walk ends on, has its links in the node itself; only the quarter of
+    /// nodes that stand higher carry an array for the levels above, so a step at level 0 touches one object.
+    /// </remarks>
     public sealed class Node
     {
-        /// <summary>At <c>2 * level</c> the next node, at <c>2 * level + 1</c> the previous one (the head before the first).</summary>
-        private readonly Node?[] _links;
+        /// <summary>For levels 1 and up: at <c>2 * (level - 1)</c> the next node, at <c>2 * (level - 1) + 1</c> the previous one.</summary>
+        private readonly Node?[]? _upper;
+        private Node? _next;
+
+        /// <summary>The node before this one at level 0; the head before the first.</summary>
+        private Node? _previous;
 
         public Node(T item, int height)
         {
             Item = item;
-            _links = new Node?[2 * height];
+            Height = height;
+            _upper = height > 1 ? new Node?[2 * (height - 1)] : null;
         }
 
         public T Item { get; }
 
         /// <summary>The levels the node stands on.</summary>
-        public int Height => _links.Length / 2;
+        public int Height { get; }
 
         /// <summary>The node after this one at level 0, or null: the next item in order.</summary>
-        public Node? Next => Volatile.Read(ref _links[0]);
+        public Node? Next => Volatile.Read(ref _next);
 
-        public Node? NextAt(int level) => Volatile.Read(ref _links[2 * level]);
+        public Node? NextAt(int level) => level == 0 ? Volatile.Read(ref _next) : Volatile.Read(ref _upper![2 * (level - 1)]);
 
         /// <summary>The node before this one at <paramref name="level"/>; the head before the first.</summary>
-        public Node? PreviousAt(int level) => Volatile.Read(ref _links[(2 * level) + 1]);
+        public Node? PreviousAt(int level) => level == 0 ? Volatile.Read(ref _previous) : Volatile.Read(ref _upper![(2 * (level - 1)) + 1]);
 
         /// <summary>Without a release, while no reader can reach the node: its links at <paramref name="level"/>.</summary>
         public void Init(int level, Node? next, Node? previous)
         {
-            _links[2 * level] = next;
-            _links[(2 * level) + 1] = previous;
+            if (level == 0)
+            {
+                _next = next;
+                _previous = previous;
+                return;
+            }
+
+            _upper![2 * (level - 1)] = next;
+            _upper[(2 * (level - 1)) + 1] = previous;
         }
 
         /// <summary>Writer only: makes <paramref name="next"/> the successor at <paramref name="level"/>, visible to readers.</summary>
-        public void LinkNext(int level, Node? next) => Volatile.Write(ref _links[2 * level], next);
+        public void LinkNext(int level, Node? next)
+        {
+            if (level == 0)
+            {
+                Volatile.Write(ref _next, next);
+            }
+            else
+            {
+                Volatile.Write(ref _upper![2 * (level - 1)], next);
+            }
+        }
 
         /// <summary>Writer only: makes <paramref name="previous"/> the predecessor at <paramref name="level"/>, visible to readers.</summary>
-        public void LinkPrevious(int level, Node? previous) => Volatile.Write(ref _links[(2 * level) + 1], previous);
+        public void LinkPrevious(int level, Node? previous)
+        {
+            if (level == 0)
+            {
+                Volatile.Write(ref _previous, previous);
+            }
+            else
+            {
+                Volatile.Write(ref _upper![(2 * (level - 1)) + 1], previous);
+            }
+        }
     }
 }

@@ -131,6 +131,9 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
         return false;
     }
 
+    /// <summary>Writer only: the node the last <see cref="Apply"/> staged (null when it staged none), for the indexes.</summary>
+    public VersionNode<TValue>? LastApplied { get; private set; }
+
     /// <summary>The head node of <paramref name="key"/>, including unpublished ones; for the writer only.</summary>
     public VersionNode<TValue>? Head(TKey key) => _chains.Find(key);
 
@@ -251,12 +254,14 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
         var head = _chains.Find(key);
         if (head is null && deleted)
         {
+            LastApplied = null;
             return null;
         }
 
         Debug.Assert(version > Published.Version, "Apply stages a version newer than the published one.");
         var node = VersionNode<TValue>.Create(version, value, deleted, shardId, size, head, location);
         _chains.Set(key, node);
+        LastApplied = node;
         if (head is not null)
         {
             _replacing.Enqueue(node);
