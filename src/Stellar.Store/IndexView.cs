@@ -29,7 +29,8 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
         _version = snapshot.Version;
         if (index.Failure is { } failure)
         {
-            throw failure;
+            // A new exception per read: the stored one is shared by every thread that reads the index.
+            throw new InvalidOperationException(failure.Message, failure.InnerException ?? failure);
         }
 
         var builtAt = index.BuiltAt;
