@@ -22,6 +22,12 @@ internal enum BlockFlags : ushort
     /// </summary>
     UnitPart = 8,
 
+    /// <summary>
+    /// The block holds a put that expires (<see cref="RecordFormat"/>): a build that would not drop the record at its
+    /// time must not read the block.
+    /// </summary>
+    Expiring = 16,
+
     /// <summary>Every flag this format version defines.</summary>
-    Known = Compressed | Encrypted | LargeValue | UnitPart,
+    Known = Compressed | Encrypted | LargeValue | UnitPart | Expiring,
 }

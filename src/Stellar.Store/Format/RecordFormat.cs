@@ -5,7 +5,9 @@ namespace Stellar.Store.Format;
 
 /// <summary>
 /// The records inside a block's raw payload, one after the other. The first byte of a record says its layout. This
-/// build writes the compact one (format 3); it reads the fixed one of formats 1 and 2 as well.
+/// build writes the compact one (format 3), with an expiry prefix in front of a put that expires; it reads the fixed
+/// one of formats 1 and 2 as well. A block that holds an expiring put is flagged <see cref="BlockFlags.Expiring"/>, so
+/// that a build which would keep the record forever refuses the block instead.
 /// <code>
 /// compact (first byte 0x80 and up):
 /// 00    [u8]     tag: bit 7 set; bit 6 set for a delete; bits 0-5 the key length K, or 63 when K is 63 or more
@@ -14,6 +16,10 @@ namespace Stellar.Store.Format;
 /// put only:
 ///       [varint] value length V
 ///       [V]      value, MessagePack
+/// expiring put (first byte 3):
+/// 00    [u8]     3
+/// 01-08 [i64]    when the record expires: UTC ticks, little-endian, greater than 0
+/// 09..  a compact put, as above
 /// fixed (first byte 1 put, 2 delete; integers little-endian):
 /// 00    [u8]  kind (RecordKind)
 /// 01-04 [u32] key length K
@@ -28,12 +34,16 @@ internal static class RecordFormat
     /// <summary>The most bytes the framing adds to a put's key and value (a tag and two five-byte varints).</summary>
     public const int PutOverhead = 1 + Varint.MaxLength32 + Varint.MaxLength32;
 
+    /// <summary>The bytes an expiry time adds in front of a put: its marker and its ticks.</summary>
+    public const int ExpiryOverhead = 1 + sizeof(long);
+
     /// <summary>The fewest bytes a record of the fixed layout takes (a delete with an empty key).</summary>
     public const int DeleteOverhead = 5;
 
     /// <summary>The fewest bytes a compact record takes (a delete's tag and a one-byte key).</summary>
     public const int MinRecordLength = 2;
 
+    private const byte ExpiryMarker = 3;
     private const byte CompactTag = 0x80;
     private const byte DeleteBit = 0x40;
     private const int InlineKeyLimit = 0x3f;
@@ -44,18 +54,33 @@ internal static class RecordFormat
     /// <summary>Where the key starts in a fixed record.</summary>
     private const int KeyOffset = 5;
 
-    /// <summary>The length of the compact record <see cref="Write"/> makes of a key and value of these lengths.</summary>
-    public static int Length(RecordKind kind, int keyLength, int valueLength) =>
-        1 + (keyLength >= InlineKeyLimit ? Varint.LengthOf((uint)keyLength) : 0) + keyLength
+    /// <summary>
+    /// The length of the record <see cref="Write"/> makes of a key and value of these lengths, expiring when
+    /// <paramref name="expiresAt"/> is not 0.
+    /// </summary>
+    public static int Length(RecordKind kind, int keyLength, int valueLength, long expiresAt = 0) =>
+        (expiresAt != 0 ? ExpiryOverhead : 0)
+        + 1 + (keyLength >= InlineKeyLimit ? Varint.LengthOf((uint)keyLength) : 0) + keyLength
         + (kind == RecordKind.Put ? Varint.LengthOf((uint)valueLength) + valueLength : 0);
 
-    /// <summary>Writes one compact record; returns its length.</summary>
-    public static int Write(Span<byte> destination, RecordKind kind, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value)
+    /// <summary>
+    /// Writes one compact record, prefixed by its expiry time when <paramref name="expiresAt"/> (UTC ticks) is not 0,
+    /// which only a put has; returns its length.
+    /// </summary>
+    public static int Write(Span<byte> destination, RecordKind kind, ReadOnlySpan<byte> key, ReadOnlySpan<byte> value, long expiresAt = 0)
     {
         Debug.Assert(key.Length > 0, "a MessagePack key is never empty");
+        Debug.Assert(expiresAt >= 0 && (expiresAt == 0 || kind == RecordKind.Put), "only a put expires, at a time after 0");
+        var position = 0;
+        if (expiresAt != 0)
+        {
+            destination[0] = ExpiryMarker;
+            BinaryPrimitives.WriteInt64LittleEndian(destination[1..], expiresAt);
+            position = ExpiryOverhead;
+        }
+
         var tag = (byte)(CompactTag | (kind == RecordKind.Delete ? DeleteBit : 0) | Math.Min(key.Length, InlineKeyLimit));
-        destination[0] = tag;
-        var position = 1;
+        destination[position++] = tag;
         if (key.Length >= InlineKeyLimit)
         {
             Varint.Write(destination, ref position, (uint)key.Length);
@@ -70,7 +95,7 @@ internal static class RecordFormat
             position += value.Length;
         }
 
-        Debug.Assert(position == Length(kind, key.Length, value.Length), "Length names the layout written here");
+        Debug.Assert(position == Length(kind, key.Length, value.Length, expiresAt), "Length names the layout written here");
         return position;
     }
 
@@ -107,8 +132,8 @@ internal static class RecordFormat
             return false;
         }
 
-        var found = payload[position] >= CompactTag
-            ? TryReadCompact(payload, position, out record)
+        var found = payload[position] >= CompactTag ? TryReadCompact(payload, position, out record)
+            : payload[position] == ExpiryMarker ? TryReadExpiring(payload, position, out record)
             : TryReadFixed(payload, position, out record);
         if (found)
         {
@@ -116,6 +141,24 @@ internal static class RecordFormat
         }
 
         return found;
+    }
+
+    private static bool TryReadExpiring(ReadOnlySpan<byte> payload, int start, out RecordExtent record)
+    {
+        record = default;
+        if (payload.Length - start <= ExpiryOverhead || payload[start + ExpiryOverhead] < CompactTag)
+        {
+            return false;
+        }
+
+        var expiresAt = BinaryPrimitives.ReadInt64LittleEndian(payload[(start + 1)..]);
+        if (expiresAt <= 0 || !TryReadCompact(payload, start + ExpiryOverhead, out var put) || put.Kind != RecordKind.Put)
+        {
+            return false; // only a put expires, and only at a time after 0
+        }
+
+        record = put with { Start = start, Length = put.Length + ExpiryOverhead, ExpiresAt = expiresAt };
+        return true;
     }
 
     private static bool TryReadCompact(ReadOnlySpan<byte> payload, int start, out RecordExtent record)

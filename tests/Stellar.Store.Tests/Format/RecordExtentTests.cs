@@ -30,6 +30,39 @@ public sealed class RecordExtentTests
     }
 
     [Fact]
+    public void TryRead_ExpiringPut_NamesItsExpiryAndWhereItsKeyAndValueLie()
+    {
+        // Marker 3, expiry ticks (little-endian), then a compact put: tag 0x82 (key length 2), key, value length 3, value.
+        var bytes = new byte[] { 0xEE, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0x82, 1, 2, 3, 7, 8, 9 };
+        BinaryPrimitives.WriteInt64LittleEndian(bytes.AsSpan(2), 638_000_000_000_000_000);
+        var position = 1;
+
+        Assert.True(RecordFormat.TryRead(bytes, ref position, out RecordExtent put));
+
+        Assert.Equal(new RecordExtent(RecordKind.Put, 1, 16, 11, 2, 14, 3, 638_000_000_000_000_000), put);
+        Assert.Equal(bytes.Length, position);
+        var written = new byte[16];
+        Assert.Equal(16, RecordFormat.Write(written, RecordKind.Put, [1, 2], [7, 8, 9], 638_000_000_000_000_000));
+        Assert.Equal(bytes[1..], written);
+        Assert.Equal(16, RecordFormat.Length(RecordKind.Put, 2, 3, 638_000_000_000_000_000));
+    }
+
+    [Theory]
+    [InlineData(0L, 0x82)] // no time after 0
+    [InlineData(-5L, 0x82)] // a time before 0
+    [InlineData(10L, 0xC2)] // a delete does not expire
+    [InlineData(10L, 0x01)] // only a compact record follows the marker
+    public void TryRead_MalformedExpiringRecord_ReturnsFalse(long ticks, byte tag)
+    {
+        var bytes = new byte[] { 3, 0, 0, 0, 0, 0, 0, 0, 0, tag, 1, 2, 3, 7, 8, 9 };
+        BinaryPrimitives.WriteInt64LittleEndian(bytes.AsSpan(1), ticks);
+        var position = 0;
+
+        Assert.False(RecordFormat.TryRead(bytes, ref position, out RecordExtent _));
+        Assert.Equal(0, position);
+    }
+
+    [Fact]
     public void TryRead_ValueLengthPastTheEnd_ReturnsFalseAndKeepsThePosition()
     {
         var bytes = Put([1], [2, 3]);
