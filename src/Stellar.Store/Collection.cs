@@ -85,8 +85,8 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     public CollectionStatistics Statistics =>
         new(Count, _engine.StoredBytes, _engine.LiveBytes, _engine.Compactions, _compactor.LastError, _map.RetainedVersions, _map.PinCount, _engine.UndecidedBlocks);
 
-    /// <summary>The number of keys, as of the newest published write. Never blocks.</summary>
-    public long Count => _map.Published.Count;
+    /// <summary>The number of keys, as of the newest published write and the time now (expired records left out). Never blocks.</summary>
+    public long Count => _map.CountNow(_map.Published);
 
     /// <summary>The value stored under <paramref name="key"/>, or default when there is none. Never blocks.</summary>
     public TValue? Get(TKey key) => TryGet(key, out var value) ? value : default;
@@ -147,10 +147,10 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     public CollectionSnapshot<TKey, TValue> Snapshot() => new(_store, _map, _read, _copyOnRead);
 
     /// <summary>A snapshot at <paramref name="state"/>, whose version a store snapshot holds pinned (see <see cref="StoreSnapshot"/>).</summary>
-    internal CollectionSnapshot<TKey, TValue> SnapshotAt(PublishedState state)
+    internal CollectionSnapshot<TKey, TValue> SnapshotAt(PublishedState state, long now)
     {
         _map.PinHeld(state.Version);
-        return new CollectionSnapshot<TKey, TValue>(_store, _map, _read, _copyOnRead, state);
+        return new CollectionSnapshot<TKey, TValue>(_store, _map, _read, _copyOnRead, state, now);
     }
 
     /// <summary>Whether the collection was opened by <paramref name="store"/>.</summary>
@@ -167,6 +167,49 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     /// <summary>Inserts <paramref name="value"/> or replaces the value under its key.</summary>
     public Task UpsertAsync(TValue value, CancellationToken cancellationToken = default) =>
         SubmitValueAsync(WriteKind.Upsert, value, cancellationToken);
+
+    /// <summary>
+    /// Inserts <paramref name="value"/> as a record that expires <paramref name="expiresAfter"/> from now, by the store's
+    /// <see cref="StoreOptions.Clock"/>; fails with <see cref="DuplicateKeyException"/> (nothing stored) when its key
+    /// exists. At that time the record vanishes from every read (gets, queries, counts, indexes; a snapshot taken
+    /// before then still sees it), and the writer removes it with a delete record soon after (see
+    /// <see cref="RemoveExpiredAsync"/>). A later write of the key without an expiry makes a record that never expires.
+    /// </summary>
+    /// <remarks>Thread safety: any thread. Durable as <see cref="InsertAsync(TValue, CancellationToken)"/>, with its expiry time.</remarks>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAfter"/> is not positive, or ends after the last representable time.</exception>
+    public Task InsertAsync(TValue value, TimeSpan expiresAfter, CancellationToken cancellationToken = default) =>
+        SubmitValueAsync(WriteKind.Insert, value, cancellationToken, expiresAfter);
+
+    /// <summary>
+    /// Inserts <paramref name="value"/> or replaces the value under its key, as a record that expires
+    /// <paramref name="expiresAfter"/> from now (see <see cref="InsertAsync(TValue, TimeSpan, CancellationToken)"/>): a
+    /// session or an auction kept alive by writing it again.
+    /// </summary>
+    /// <remarks>Thread safety: any thread. Durable as <see cref="UpsertAsync(TValue, CancellationToken)"/>, with its expiry time.</remarks>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAfter"/> is not positive, or ends after the last representable time.</exception>
+    public Task UpsertAsync(TValue value, TimeSpan expiresAfter, CancellationToken cancellationToken = default) =>
+        SubmitValueAsync(WriteKind.Upsert, value, cancellationToken, expiresAfter);
+
+    /// <summary>When the record under <paramref name="key"/> expires, or null when it never does or is missing (expired included).</summary>
+    /// <remarks>Thread safety: any thread, lock-free, as <see cref="TryGet"/>.</remarks>
+    public DateTimeOffset? ExpiresAt(TKey key) =>
+        _map.TryGetLatest(key, out var node) && node.ExpiresAt != 0 ? new DateTimeOffset(node.ExpiresAt, TimeSpan.Zero) : null;
+
+    /// <summary>
+    /// Removes every record that has expired by now, with a delete record each, in one commit; completes with how many
+    /// it removed. Readers stopped seeing them at their time already: this makes their removal durable, so that a
+    /// reopen (or a clock set back) agrees, and a compaction reclaims their space. The writer does it on its own at the
+    /// start of every group of writes and every <see cref="StoreOptions.ExpirySweepInterval"/> while the collection is
+    /// idle (what it removed so is not counted here); call it to do it now.
+    /// </summary>
+    /// <remarks>Thread safety: any thread. When the task completes, the deletes are as durable as any write under the store's <see cref="Durability"/>.</remarks>
+    public async Task<int> RemoveExpiredAsync(CancellationToken cancellationToken = default)
+    {
+        _store.ThrowIfDisposed();
+        var step = new ExpiryStep<TKey, TValue>();
+        await SubmitAsync(step, cancellationToken).ConfigureAwait(false);
+        return step.Removed;
+    }
 
     /// <summary>Deletes <paramref name="key"/>; completes with whether it existed. Deleting a missing key writes nothing.</summary>
     public async Task<bool> DeleteAsync(TKey key, CancellationToken cancellationToken = default)
@@ -289,11 +332,24 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
         return key;
     }
 
-    internal SingleWrite<TKey, TValue> Encode(WriteKind kind, TKey key, TValue? value)
+    internal SingleWrite<TKey, TValue> Encode(WriteKind kind, TKey key, TValue? value, long expiresAt = 0)
     {
         ArgumentNullException.ThrowIfNull(key);
         _store.ThrowIfDisposed();
-        return SingleWrite<TKey, TValue>.Create(kind, key, value, MaxKeyBytes, MaxValueBytes);
+        return SingleWrite<TKey, TValue>.Create(kind, key, value, MaxKeyBytes, MaxValueBytes, expiresAt);
+    }
+
+    /// <summary>When a record written now expires if it expires <paramref name="expiresAfter"/> from now, in UTC ticks.</summary>
+    internal long ExpiryOf(TimeSpan expiresAfter)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(expiresAfter, TimeSpan.Zero);
+        var now = _map.Now;
+        if (expiresAfter.Ticks > DateTimeOffset.MaxValue.UtcTicks - now)
+        {
+            throw new ArgumentOutOfRangeException(nameof(expiresAfter), expiresAfter, "The record would expire after the last time a DateTimeOffset can hold.");
+        }
+
+        return now + expiresAfter.Ticks;
     }
 
     /// <summary>
@@ -305,13 +361,16 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
 
     TKey IBatchEncoder<TKey, TValue>.KeyOf(TValue value) => KeyOf(value);
 
-    SingleWrite<TKey, TValue> IBatchEncoder<TKey, TValue>.Encode(WriteKind kind, TKey key, TValue? value) => Encode(kind, key, value);
+    SingleWrite<TKey, TValue> IBatchEncoder<TKey, TValue>.Encode(WriteKind kind, TKey key, TValue? value, long expiresAt) => Encode(kind, key, value, expiresAt);
 
-    private async Task SubmitValueAsync(WriteKind kind, TValue value, CancellationToken cancellationToken)
+    long IBatchEncoder<TKey, TValue>.ExpiryOf(TimeSpan expiresAfter) => ExpiryOf(expiresAfter);
+
+    private async Task SubmitValueAsync(WriteKind kind, TValue value, CancellationToken cancellationToken, TimeSpan? expiresAfter = null)
     {
         ArgumentNullException.ThrowIfNull(value);
         cancellationToken.ThrowIfCancellationRequested();
-        await SubmitAsync(Encode(kind, KeyOf(value), value), cancellationToken).ConfigureAwait(false);
+        var expiresAt = expiresAfter is { } after ? ExpiryOf(after) : 0;
+        await SubmitAsync(Encode(kind, KeyOf(value), value, expiresAt), cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>

@@ -36,16 +36,18 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
         _read = read;
         _copyOnRead = copyOnRead;
         _state = map.Pin();
+        Now = map.Now;
     }
 
     /// <summary>A snapshot at <paramref name="pinned"/>, whose version the caller has pinned for it.</summary>
-    internal CollectionSnapshot(IStoreContext store, VersionedMap<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read, bool copyOnRead, PublishedState pinned)
+    internal CollectionSnapshot(IStoreContext store, VersionedMap<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read, bool copyOnRead, PublishedState pinned, long now)
     {
         _store = store;
         _map = map;
         _read = read;
         _copyOnRead = copyOnRead;
         _state = pinned;
+        Now = now;
     }
 
     /// <summary>Releases the pin of a snapshot nobody disposed, so that a leak does not hold old versions forever.</summary>
@@ -57,12 +59,15 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
         get
         {
             ThrowIfDisposed();
-            return _state.Count;
+            return _map.CountAt(_state, Now);
         }
     }
 
     /// <summary>The version this snapshot reads at.</summary>
     internal long Version => _state.Version;
+
+    /// <summary>The time the snapshot reads at (UTC ticks): a record that expires is seen until then, for as long as the snapshot is held.</summary>
+    internal long Now { get; }
 
     /// <summary>
     /// <paramref name="index"/> read at this snapshot's version: its answers hold exactly the records that
@@ -89,7 +94,7 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
     public bool TryGet(TKey key, [MaybeNullWhen(false)] out TValue value)
     {
         ThrowIfDisposed();
-        if (_map.TryGetAt(key, _state.Version, out var node))
+        if (_map.TryGetAt(key, _state.Version, Now, out var node))
         {
             value = ReadStored(node);
             return true;
@@ -130,9 +135,10 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
         {
             snapshot.ThrowIfDisposed();
             var version = snapshot._state.Version;
+            var now = snapshot.Now;
             foreach (var (_, head) in snapshot._map.Heads)
             {
-                if (VersionedMap<TKey, TValue>.VisibleAt(head, version) is not { } node)
+                if (VersionedMap<TKey, TValue>.VisibleAt(head, version, now) is not { } node)
                 {
                     continue;
                 }

@@ -15,5 +15,8 @@ internal interface IBatchEncoder<TKey, TValue>
     TKey KeyOf(TValue value);
 
     /// <summary>The write of <paramref name="kind"/>, serialized and checked against the size limits.</summary>
-    SingleWrite<TKey, TValue> Encode(WriteKind kind, TKey key, TValue? value);
+    SingleWrite<TKey, TValue> Encode(WriteKind kind, TKey key, TValue? value, long expiresAt = 0);
+
+    /// <summary>When a record written now expires if it expires <paramref name="expiresAfter"/> from now (UTC ticks).</summary>
+    long ExpiryOf(TimeSpan expiresAfter);
 }

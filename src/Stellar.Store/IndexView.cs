@@ -21,12 +21,14 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
     private readonly OrderedIndex<TIndexKey, TKey, TValue> _index;
     private readonly CollectionSnapshot<TKey, TValue> _snapshot;
     private readonly long _version;
+    private readonly long _now;
 
     internal IndexView(OrderedIndex<TIndexKey, TKey, TValue> index, CollectionSnapshot<TKey, TValue> snapshot)
     {
         _index = index;
         _snapshot = snapshot;
         _version = snapshot.Version;
+        _now = snapshot.Now;
         if (index.Failure is { } failure)
         {
             // A new exception per read: the stored one is shared by every thread that reads the index.
@@ -140,7 +142,7 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
     private bool TryRead(IndexEntry<TIndexKey, TKey, TValue> entry, out TValue value)
     {
         // A visible entry leads to the record's version at the view's version through the chain of its node.
-        if (entry.VisibleAt(_version) && entry.Node is { } newest && VersionedMap<TKey, TValue>.VisibleAt(newest, _version) is { } node)
+        if (entry.VisibleAt(_version) && entry.Node is { } newest && VersionedMap<TKey, TValue>.VisibleAt(newest, _version, _now) is { } node)
         {
             value = _snapshot.Read(node);
             return true;

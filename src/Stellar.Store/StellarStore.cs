@@ -42,6 +42,9 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     private readonly Dictionary<string, Task<object>> _collections = new(StringComparer.Ordinal);
     private readonly List<IWriterHandle> _writers = new();
     private readonly List<Compactor> _compactors = new();
+
+    /// <summary>Each collection's background removal of expired records, stopped at close before the writers.</summary>
+    private readonly List<IAsyncDisposable> _sweepers = new();
     private readonly ActorSystem _system;
     private readonly bool _ownsSystem;
     private readonly IActorRef _guardian;
@@ -404,7 +407,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         where TKey : notnull
     {
         Debug.Assert(!Monitor.IsEntered(_gate), "a load holds no store-wide lock, so that flushes, other collections and close go on");
-        var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold, _units.IsDecided);
+        var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold, _units.IsDecided, Options.Clock);
         engine.Load();
         chain.StartFirstShard();
         var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
@@ -413,8 +416,10 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         engine.CompactionWanted = compactor.StartAutomatic;
         engine.Map.Released = compactor.RequestRelease;
         var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);
+        var sweeper = new ExpirySweeper<TKey, TValue>(engine.Map, handle, Options.ExpirySweepInterval);
         lock (_gate)
         {
+            _sweepers.Add(sweeper);
             _compactors.Add(compactor);
             _writers.Add(handle);
             if (name != UnitLog.CollectionName)
@@ -463,15 +468,22 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
 
         await Task.WhenAll(loads).ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default).ConfigureAwait(false);
         List<Compactor> compactors;
+        List<IAsyncDisposable> sweepers;
         lock (_gate)
         {
             compactors = _compactors.ToList();
+            sweepers = _sweepers.ToList();
         }
 
         var writers = Writers();
         Exception? failure = null;
         try
         {
+            foreach (var sweeper in sweepers)
+            {
+                await sweeper.DisposeAsync().ConfigureAwait(false);
+            }
+
             await _units.CloseAsync().ConfigureAwait(false);
             await Task.WhenAll(compactors.Select(c => c.StopAsync())).ConfigureAwait(false);
             await Task.WhenAll(writers.Select(w => w.CloseAsync())).ConfigureAwait(false);

@@ -94,6 +94,19 @@ public sealed class StoreOptions
     /// </summary>
     public int LargeValueThreshold { get; init; } = 16 * 1024;
 
+    /// <summary>
+    /// The clock that tells when a record written with an expiry (<see cref="Collection{TKey,TValue}.UpsertAsync(TValue, TimeSpan, CancellationToken)"/>)
+    /// expires. Default: the system clock. Tests pass their own, to move time on without waiting.
+    /// </summary>
+    public TimeProvider Clock { get; init; } = TimeProvider.System;
+
+    /// <summary>
+    /// How often each collection's writer removes the records that have expired, with a delete record each (readers stop
+    /// seeing them at their time either way). Default 1 second; <see cref="Timeout.InfiniteTimeSpan"/> turns the
+    /// background removal off (<see cref="Collection{TKey,TValue}.RemoveExpiredAsync"/> still removes them).
+    /// </summary>
+    public TimeSpan ExpirySweepInterval { get; init; } = TimeSpan.FromSeconds(1);
+
     /// <summary>An actor system to run the writers in (for Akka.Hosting users); null: the store creates and owns one.</summary>
     public ActorSystem? ActorSystem { get; init; }
 
@@ -181,6 +194,16 @@ public sealed class StoreOptions
         if (MaxDegreeOfParallelism < 1)
         {
             throw new ArgumentOutOfRangeException(nameof(MaxDegreeOfParallelism), MaxDegreeOfParallelism, "MaxDegreeOfParallelism must be positive.");
+        }
+
+        if (Clock is null)
+        {
+            throw new ArgumentNullException(nameof(Clock), "Clock must be set (TimeProvider.System by default).");
+        }
+
+        if (ExpirySweepInterval <= TimeSpan.Zero && ExpirySweepInterval != Timeout.InfiniteTimeSpan)
+        {
+            throw new ArgumentOutOfRangeException(nameof(ExpirySweepInterval), ExpirySweepInterval, "ExpirySweepInterval must be positive, or Timeout.InfiniteTimeSpan to turn the background removal off.");
         }
     }
 }

@@ -20,12 +20,16 @@ public sealed class StoreSnapshot : IDisposable
     private readonly IStoreContext _store;
     private readonly Dictionary<IPinnable, PublishedState> _pinned;
     private readonly List<IDisposable> _given = new();
+
+    /// <summary>The time every collection of the cut reads at (UTC ticks), so that records expire in all of them at once.</summary>
+    private readonly long _now;
     private int _disposed;
 
     private StoreSnapshot(IStoreContext store, Dictionary<IPinnable, PublishedState> pinned)
     {
         _store = store;
         _pinned = pinned;
+        _now = store.Options.Clock.GetUtcNow().UtcTicks;
     }
 
     /// <summary>Releases the pins of a snapshot nobody disposed.</summary>
@@ -53,7 +57,7 @@ public sealed class StoreSnapshot : IDisposable
             throw new InvalidOperationException($"Collection '{collection.Name}' was first opened after this snapshot was taken; it is not part of it.");
         }
 
-        var snapshot = collection.SnapshotAt(state);
+        var snapshot = collection.SnapshotAt(state, _now);
         lock (_given)
         {
             _given.Add(snapshot);

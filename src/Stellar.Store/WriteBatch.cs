@@ -26,6 +26,20 @@ public sealed class WriteBatch<TKey, TValue>
     /// <summary>Adds an insert-or-replace.</summary>
     public WriteBatch<TKey, TValue> Upsert(TValue value) => Add(WriteKind.Upsert, value);
 
+    /// <summary>
+    /// Adds an insert of a record that expires <paramref name="expiresAfter"/> from now (by the store's
+    /// <see cref="StoreOptions.Clock"/>): see <see cref="Collection{TKey,TValue}.InsertAsync(TValue, TimeSpan, CancellationToken)"/>.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAfter"/> is not positive, or ends after the last representable time.</exception>
+    public WriteBatch<TKey, TValue> Insert(TValue value, TimeSpan expiresAfter) => Add(WriteKind.Insert, value, _collection.ExpiryOf(expiresAfter));
+
+    /// <summary>
+    /// Adds an insert-or-replace of a record that expires <paramref name="expiresAfter"/> from now: see
+    /// <see cref="Collection{TKey,TValue}.UpsertAsync(TValue, TimeSpan, CancellationToken)"/>.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAfter"/> is not positive, or ends after the last representable time.</exception>
+    public WriteBatch<TKey, TValue> Upsert(TValue value, TimeSpan expiresAfter) => Add(WriteKind.Upsert, value, _collection.ExpiryOf(expiresAfter));
+
     /// <summary>Adds a delete; deleting a missing key is allowed and changes nothing.</summary>
     public WriteBatch<TKey, TValue> Delete(TKey key)
     {
@@ -33,10 +47,10 @@ public sealed class WriteBatch<TKey, TValue>
         return this;
     }
 
-    private WriteBatch<TKey, TValue> Add(WriteKind kind, TValue value)
+    private WriteBatch<TKey, TValue> Add(WriteKind kind, TValue value, long expiresAt = 0)
     {
         ArgumentNullException.ThrowIfNull(value);
-        Writes.Add(_collection.Encode(kind, _collection.KeyOf(value), value));
+        Writes.Add(_collection.Encode(kind, _collection.KeyOf(value), value, expiresAt));
         return this;
     }
 }

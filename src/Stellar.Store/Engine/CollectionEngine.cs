@@ -31,6 +31,12 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     private readonly IndexSet<TKey, TValue> _indexes = new();
     private readonly int _parallelism;
 
+    /// <summary>The time (UTC ticks) up to which the group being staged removed the records that had expired (0: not yet).</summary>
+    private long _removedUntil;
+
+    /// <summary>The deletes of expired records the group staged on its own, given back once the group has an outcome.</summary>
+    private ExpiryStep<TKey, TValue>? _groupExpiry;
+
     /// <summary>Index steps staged in the group, run at its commit before its blocks.</summary>
     private readonly List<IndexStep<TKey, TValue>> _indexSteps = new();
 
@@ -38,7 +44,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     /// The engine of collection <paramref name="name"/> over <paramref name="chain"/>; <paramref name="decided"/> says
     /// whether a cross-collection round's part found at open was committed (its decision is in the unit log).
     /// </summary>
-    public CollectionEngine(string name, ShardChain chain, BlockCodec codec, int parallelism, long maxShardBytes, double compactionThreshold, int largeValueBytes, Func<UnitTag, bool> decided)
+    public CollectionEngine(string name, ShardChain chain, BlockCodec codec, int parallelism, long maxShardBytes, double compactionThreshold, int largeValueBytes, Func<UnitTag, bool> decided, TimeProvider? clock = null)
     {
         _name = name;
         _chain = chain;
@@ -47,7 +53,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         Debug.Assert(
             Collection<TKey, TValue>.MaxKeyBytes + Collection<TKey, TValue>.MaxValueBytes + RecordFormat.PutOverhead <= MaxBlockBytes,
             "a single record of the largest accepted key and value must fit one block");
-        Map = new VersionedMap<TKey, TValue>(capacity: CollectionLoader<TKey, TValue>.CapacityFor(chain));
+        Map = new VersionedMap<TKey, TValue>(capacity: CollectionLoader<TKey, TValue>.CapacityFor(chain), clock: clock);
         Map.HorizonMoved = _indexes.Trim;
         Ledger = new ShardUsageLedger(compactionThreshold, Math.Max(maxShardBytes / 16, CompactionCopier<TKey, TValue>.BlockBytes));
         _values = new LargeValueReader<TValue>(chain, codec);
@@ -93,6 +99,11 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     public void Load()
     {
         var count = _loader.Load(Map, Ledger);
+        if (_loader.LoadedExpiring)
+        {
+            Map.Expiry.Build(Map.Heads, CollectionLoader<TKey, TValue>.LoadVersion, _values.ReadValue);
+        }
+
         _pipeline.Loaded(CollectionLoader<TKey, TValue>.LoadVersion);
         _stager.Loaded(count);
     }
@@ -111,11 +122,23 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     /// </summary>
     public bool StandsAlone(CollectionWrite<TKey, TValue> write) => write is IndexStep<TKey, TValue>;
 
-    Exception? IWriteStaging<TKey, TValue>.StageSingle(SingleWrite<TKey, TValue> write, out bool existed) => _stager.StageSingle(write, out existed);
+    Exception? IWriteStaging<TKey, TValue>.StageSingle(SingleWrite<TKey, TValue> write, out bool existed)
+    {
+        RemoveExpiredFirst();
+        return _stager.StageSingle(write, out existed);
+    }
 
-    Exception? IWriteStaging<TKey, TValue>.StageBatch(BatchWrite<TKey, TValue> batch) => _stager.StageBatch(batch);
+    Exception? IWriteStaging<TKey, TValue>.StageBatch(BatchWrite<TKey, TValue> batch)
+    {
+        RemoveExpiredFirst();
+        return _stager.StageBatch(batch);
+    }
 
-    Exception? IWriteStaging<TKey, TValue>.StagePart(UnitPartWrite<TKey, TValue> part) => _stager.StagePart(part);
+    Exception? IWriteStaging<TKey, TValue>.StagePart(UnitPartWrite<TKey, TValue> part)
+    {
+        RemoveExpiredFirst();
+        return _stager.StagePart(part);
+    }
 
     public void Unstage() => _stager.Unstage();
 
@@ -126,6 +149,51 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     void IWriteStaging<TKey, TValue>.StageCompaction(CompactionStep<TKey, TValue> step) => _compaction.Stage(step);
 
     void IWriteStaging<TKey, TValue>.StageIndex(IndexStep<TKey, TValue> step) => _indexSteps.Add(step);
+
+    void IWriteStaging<TKey, TValue>.StageExpiry(ExpiryStep<TKey, TValue> step) => StageExpired(step, Map.Now);
+
+    /// <summary>
+    /// Before a write is checked: stages the delete of every record that has expired since the group last looked, so
+    /// that the group's checks (a key that is missing, a unique index key that is free) meet no expired record still
+    /// stored, and a collection under writes removes its expired records as it goes. Costs one test while no record
+    /// expires, and a look at the first expiry times while some do.
+    /// </summary>
+    private void RemoveExpiredFirst()
+    {
+        if (Map.Expiry.Empty)
+        {
+            return;
+        }
+
+        var now = Map.Now;
+        if (now > _removedUntil)
+        {
+            _groupExpiry ??= new ExpiryStep<TKey, TValue>();
+            StageExpired(_groupExpiry, now);
+        }
+    }
+
+    /// <summary>After the group has an outcome: the next group looks for expired records again, and this one's deletes give back their buffers.</summary>
+    private void EndGroup()
+    {
+        _removedUntil = 0;
+        _groupExpiry?.Release();
+        _groupExpiry = null;
+    }
+
+    private void StageExpired(ExpiryStep<TKey, TValue> step, long now)
+    {
+        _removedUntil = Math.Max(_removedUntil, now);
+        foreach (var (key, node) in Map.Expiry.Due(now))
+        {
+            // Only a record still as it was when it expired: a write staged in this group replaces it anyway.
+            if (!_stager.Staged(key) && ReferenceEquals(Map.Head(key), node) && !node.LiveAt(now))
+            {
+                var rejection = _stager.StageSingle(step.Delete(key), out _);
+                Debug.Assert(rejection is null, "a delete of a stored key breaks no precondition");
+            }
+        }
+    }
 
     void IWriteStaging<TKey, TValue>.StageRelease(ReleaseStep<TKey, TValue> step)
     {
@@ -161,6 +229,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
 
     public void Discard()
     {
+        EndGroup();
         _stager.Discard();
         _compaction.Discard();
         _indexSteps.Clear();
@@ -187,6 +256,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         RunIndexSteps();
         _pipeline.Commit(_stager.Blocks, _stager.Count, _stager.CountBeforePart, _stager.HasPart);
         _stager.Committed();
+        EndGroup();
         if (Ledger.WantsCompaction())
         {
             CompactionWanted?.Invoke();

@@ -36,6 +36,7 @@ internal sealed class CollectionLoader<TKey, TValue>
     private readonly int _largeValueBytes;
     private readonly Func<UnitTag, bool> _decided;
     private long _undecided;
+    private bool _expiring;
 
     /// <summary>A loader of <paramref name="chain"/>'s blocks; <paramref name="decided"/> says whether the round a part block names was committed: only then do its records count.</summary>
     public CollectionLoader(ShardChain chain, BlockCodec codec, int parallelism, int largeValueBytes, Func<UnitTag, bool> decided)
@@ -49,6 +50,9 @@ internal sealed class CollectionLoader<TKey, TValue>
 
     /// <summary>Part blocks the last load left out because the unit log holds no decision for their round.</summary>
     public long UndecidedBlocks => Interlocked.Read(ref _undecided);
+
+    /// <summary>Whether a record that expires was read at the load (then the map's expiry index is built from the heads).</summary>
+    public bool LoadedExpiring => Volatile.Read(ref _expiring);
 
     /// <summary>
     /// Keys to size the map for before the load: the records found at open, the most keys there can be. A header's
@@ -189,16 +193,21 @@ internal sealed class CollectionLoader<TKey, TValue>
                 }
 
                 var value = raw.AsMemory(record.ValueOffset, record.ValueLength);
+                if (record.ExpiresAt != 0)
+                {
+                    Volatile.Write(ref _expiring, true);
+                }
+
                 if (record.ValueLength > _largeValueBytes)
                 {
                     // Checked now, read again on demand: a large value that does not decode is corruption found at open.
                     RecordSerializer<TValue>.Deserialize(value);
                     var location = new ValueLocation(block.ShardId, block.Offset, block.Header.BlockLength, record.ValueOffset, record.ValueLength);
-                    nodes[i] = VersionNode<TValue>.Create(LoadVersion, default, deleted: false, block.ShardId, record.Length, next: null, location);
+                    nodes[i] = VersionNode<TValue>.Create(LoadVersion, default, deleted: false, block.ShardId, record.Length, next: null, location, record.ExpiresAt);
                 }
                 else
                 {
-                    nodes[i] = VersionNode<TValue>.Create(LoadVersion, RecordSerializer<TValue>.Deserialize(value), deleted: false, block.ShardId, record.Length, next: null, location: null);
+                    nodes[i] = VersionNode<TValue>.Create(LoadVersion, RecordSerializer<TValue>.Deserialize(value), deleted: false, block.ShardId, record.Length, next: null, location: null, record.ExpiresAt);
                 }
             }
         }

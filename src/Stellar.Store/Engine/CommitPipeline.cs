@@ -88,9 +88,8 @@ internal sealed class CommitPipeline<TKey, TValue>
                 var raw = blocks[i].Concatenate();
                 try
                 {
-                    var flags = blocks[i].Tag is null ? BlockFlags.None : BlockFlags.UnitPart;
                     var bytes = _codec.Encode(_chain.CollectionId, reserved[i].ShardId, _chain.SaltOf(reserved[i].ShardId), reserved[i].Sequence,
-                        (uint)blocks[i].Writes.Count, flags, raw.AsSpan(0, checked((int)blocks[i].Bytes)), out var length);
+                        (uint)blocks[i].Writes.Count, blocks[i].Flags, raw.AsSpan(0, checked((int)blocks[i].Bytes)), out var length);
                     Debug.Assert(length <= BlockLimit.MaxEncodedLength(blocks[i].Bytes), "the shard space reserved for the block holds it");
                     encoded[i] = (bytes, length);
                 }
@@ -180,7 +179,7 @@ internal sealed class CommitPipeline<TKey, TValue>
                     value = default;
                 }
 
-                var replaced = _map.Apply(write.Key, version, value, deleted, shardId, write.Length, location);
+                var replaced = _map.Apply(write.Key, version, value, deleted, shardId, write.Length, location, write.ExpiresAt);
                 if (_indexes.Any)
                 {
                     // The value as written, also when the map keeps only where it is on disk.

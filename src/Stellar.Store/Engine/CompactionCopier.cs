@@ -195,6 +195,7 @@ internal sealed class CompactionCopier<TKey, TValue>
         try
         {
             var position = 0;
+            var flags = BlockFlags.None;
             for (var i = block.Start; i < block.End; i++)
             {
                 scratch.Clear();
@@ -209,18 +210,20 @@ internal sealed class CompactionCopier<TKey, TValue>
                     RecordSerializer<TValue>.Serialize(scratch, live[i].Node.Value!);
                 }
 
-                if (position + RecordFormat.Length(RecordKind.Put, keyLength, scratch.WrittenCount - keyLength) > raw.Length)
+                var expiresAt = live[i].Node.ExpiresAt;
+                flags |= expiresAt != 0 ? BlockFlags.Expiring : BlockFlags.None;
+                if (position + RecordFormat.Length(RecordKind.Put, keyLength, scratch.WrittenCount - keyLength, expiresAt) > raw.Length)
                 {
                     throw new InvalidOperationException($"A record of '{_name}' no longer serializes to the size it had when it was written.");
                 }
 
                 var written = scratch.WrittenSpan;
-                var length = RecordFormat.Write(raw.AsSpan(position), RecordKind.Put, written[..keyLength], written[keyLength..]);
+                var length = RecordFormat.Write(raw.AsSpan(position), RecordKind.Put, written[..keyLength], written[keyLength..], expiresAt);
                 valueOffsets[i] = position + length - (written.Length - keyLength);
                 position += length;
             }
 
-            var bytes = _codec.Encode(_chain.CollectionId, shardId, salt, sequence, (uint)(block.End - block.Start), BlockFlags.None, raw.AsSpan(0, position), out var encodedLength);
+            var bytes = _codec.Encode(_chain.CollectionId, shardId, salt, sequence, (uint)(block.End - block.Start), flags, raw.AsSpan(0, position), out var encodedLength);
             return (bytes, encodedLength);
         }
         finally

@@ -27,4 +27,7 @@ internal interface IWriteStaging<TKey, TValue>
 
     /// <summary>Queues an index to be built and kept (or dropped) at the next commit, before its blocks.</summary>
     void StageIndex(IndexStep<TKey, TValue> step);
+
+    /// <summary>Stages the delete of every record that has expired and that no write of the group touches.</summary>
+    void StageExpiry(ExpiryStep<TKey, TValue> step);
 }

@@ -25,9 +25,10 @@ internal sealed class SingleWrite<TKey, TValue> : CollectionWrite<TKey, TValue>
 
     private byte[] _record;
 
-    private SingleWrite(WriteKind kind, TKey key, TValue? value, byte[] record, int length, int valueLength)
+    private SingleWrite(WriteKind kind, TKey key, TValue? value, byte[] record, int length, int valueLength, long expiresAt)
     {
         Kind = kind;
+        ExpiresAt = expiresAt;
         Key = key;
         Value = value;
         _record = record;
@@ -40,6 +41,9 @@ internal sealed class SingleWrite<TKey, TValue> : CollectionWrite<TKey, TValue>
     public TKey Key { get; }
 
     public TValue? Value { get; }
+
+    /// <summary>When the record written expires (UTC ticks), or 0 when it does not.</summary>
+    public long ExpiresAt { get; }
 
     /// <summary>The encoded record (pooled): <see cref="RecordFormat"/>. Empty once released.</summary>
     public byte[] Record => Volatile.Read(ref _record);
@@ -57,8 +61,12 @@ internal sealed class SingleWrite<TKey, TValue> : CollectionWrite<TKey, TValue>
     /// <summary>Record buffers of this key and value type given back to the pool, ever.</summary>
     internal static long BuffersReturned => Interlocked.Read(ref s_buffersReturned);
 
-    public static SingleWrite<TKey, TValue> Create(WriteKind kind, TKey key, TValue? value, int maxKeyBytes, int maxValueBytes)
+    /// <summary>
+    /// Encodes a write of <paramref name="key"/>; a put expires at <paramref name="expiresAt"/> (UTC ticks) unless that is 0.
+    /// </summary>
+    public static SingleWrite<TKey, TValue> Create(WriteKind kind, TKey key, TValue? value, int maxKeyBytes, int maxValueBytes, long expiresAt = 0)
     {
+        Debug.Assert(expiresAt >= 0 && (expiresAt == 0 || kind != WriteKind.Delete), "only a put expires, at a time after 0");
         var scratch = s_scratch ??= new ArrayBufferWriter<byte>(256);
         scratch.Clear();
         Codecs.RecordSerializer<TKey>.Serialize(scratch, key);
@@ -80,18 +88,18 @@ internal sealed class SingleWrite<TKey, TValue> : CollectionWrite<TKey, TValue>
         }
 
         var recordKind = kind == WriteKind.Delete ? RecordKind.Delete : RecordKind.Put;
-        var maxLength = checked(RecordFormat.PutOverhead + scratch.WrittenCount);
+        var maxLength = checked(RecordFormat.ExpiryOverhead + RecordFormat.PutOverhead + scratch.WrittenCount);
         var record = ArrayPool<byte>.Shared.Rent(maxLength);
         Interlocked.Increment(ref s_buffersRented);
         var written = scratch.WrittenSpan;
-        var length = RecordFormat.Write(record, recordKind, written[..keyLength], written[keyLength..]);
+        var length = RecordFormat.Write(record, recordKind, written[..keyLength], written[keyLength..], expiresAt);
         if (scratch.Capacity > 1 << 20)
         {
             s_scratch = null;
         }
 
-        Debug.Assert(length == RecordFormat.Length(recordKind, keyLength, recordKind == RecordKind.Put ? valueLength : 0), "the record holds key and value whole");
-        return new SingleWrite<TKey, TValue>(kind, key, value, record, length, recordKind == RecordKind.Put ? valueLength : 0);
+        Debug.Assert(length == RecordFormat.Length(recordKind, keyLength, recordKind == RecordKind.Put ? valueLength : 0, expiresAt), "the record holds key and value whole");
+        return new SingleWrite<TKey, TValue>(kind, key, value, record, length, recordKind == RecordKind.Put ? valueLength : 0, expiresAt);
     }
 
     public override Exception? StageInto(IWriteStaging<TKey, TValue> stager, out bool existed) => stager.StageSingle(this, out existed);

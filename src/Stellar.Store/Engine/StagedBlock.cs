@@ -35,10 +35,17 @@ internal sealed class StagedBlock<TKey, TValue>
     /// <summary>Whether a value in it is kept out of memory, so readers will read the block from the file.</summary>
     public bool HoldsLargeValue { get; private set; }
 
+    /// <summary>Whether a record in it expires, so the block is flagged <see cref="BlockFlags.Expiring"/>.</summary>
+    public bool HoldsExpiring { get; private set; }
+
+    /// <summary>The flags of the block these writes make.</summary>
+    public BlockFlags Flags => (Tag is null ? BlockFlags.None : BlockFlags.UnitPart) | (HoldsExpiring ? BlockFlags.Expiring : BlockFlags.None);
+
     public void Add(SingleWrite<TKey, TValue> write, int largeValueBytes)
     {
         Writes.Add(write);
         Bytes += write.Length;
+        HoldsExpiring |= write.ExpiresAt != 0;
         HoldsLargeValue |= write.Kind != WriteKind.Delete && write.ValueLength > largeValueBytes;
     }
 

@@ -185,9 +185,10 @@ internal sealed class WriteStager<TKey, TValue>
             return rejection;
         }
 
-        if (write.Kind == WriteKind.Delete && !existed)
+        if (write.Kind == WriteKind.Delete && !Stored(write.Key, _overlay))
         {
-            // Deleting a missing key changes nothing, so it costs nothing.
+            // Deleting a missing key changes nothing, so it costs nothing. An expired record is missing to readers but
+            // still stored: its delete is written, so that a reopen agrees.
             return null;
         }
 
@@ -248,9 +249,9 @@ internal sealed class WriteStager<TKey, TValue>
         var uniqueMark = _indexes.Mark;
         foreach (var write in writes)
         {
-            var exists = _batchOverlay.TryGetValue(write.Key, out var inBatch) ? inBatch : Exists(write.Key, _overlay);
-            var rejection = atomic ? Reject(write, exists) : null;
-            if (write.Kind == WriteKind.Delete && !exists && rejection is null)
+            var inBatch = _batchOverlay.TryGetValue(write.Key, out var staged);
+            var rejection = atomic ? Reject(write, inBatch ? staged : Exists(write.Key, _overlay)) : null;
+            if (write.Kind == WriteKind.Delete && !(inBatch ? staged : Stored(write.Key, _overlay)) && rejection is null)
             {
                 continue;
             }
@@ -300,12 +301,23 @@ internal sealed class WriteStager<TKey, TValue>
         _ => null,
     };
 
+    /// <summary>Whether a reader would find <paramref name="key"/> once the staged writes commit (an expired record is missing).</summary>
     private bool Exists(TKey key, Dictionary<TKey, bool> overlay) =>
         overlay.TryGetValue(key, out var exists) ? exists : _map.TryGetLatest(key, out _);
 
+    /// <summary>
+    /// Whether <paramref name="key"/> is stored as a value once the staged writes commit, expired or not: what the
+    /// collection's count (<see cref="PublishedState.Count"/>) counts, and what a delete must remove.
+    /// </summary>
+    private bool Stored(TKey key, Dictionary<TKey, bool> overlay) =>
+        overlay.TryGetValue(key, out var stored) ? stored : _map.Stored(key);
+
+    /// <summary>Whether a write staged in the group touches <paramref name="key"/>.</summary>
+    public bool Staged(TKey key) => _overlay.ContainsKey(key);
+
     private void SetInOverlay(TKey key, bool exists)
     {
-        var before = Exists(key, _overlay);
+        var before = Stored(key, _overlay);
         _count += (exists ? 1 : 0) - (before ? 1 : 0);
         _overlay[key] = exists;
         Debug.Assert(_count >= 0, "a group cannot delete more keys than exist");

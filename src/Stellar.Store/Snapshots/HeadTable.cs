@@ -27,7 +27,7 @@ internal sealed class HeadTable<TKey, TValue> : IEnumerable<KeyValuePair<TKey, V
     where TKey : notnull
 {
     /// <summary>The head of a removed key's slot: a deletion older than any version, so every reader finds nothing.</summary>
-    public static readonly VersionNode<TValue> Removed = VersionNode<TValue>.Create(0, default, deleted: true, shardId: 0, size: 0, next: null, location: null);
+    public static readonly VersionNode<TValue> Removed = VersionNode<TValue>.Create(0, default, deleted: true, shardId: 0, size: 0, next: null, location: null, expiresAt: 0);
 
     /// <summary>The smallest table: a prime, as every table's size is.</summary>
     private const int MinCapacity = 17;

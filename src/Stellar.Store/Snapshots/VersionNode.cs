@@ -11,13 +11,15 @@ namespace Stellar.Store.Snapshots;
 /// <remarks>
 /// Why this shape: one node is kept per live record, so it holds only what every record needs (48 bytes on a 64-bit
 /// runtime: header, version, value, next, shard, size). The deletion flag and the "value is on disk" flag live in the
-/// top bits of the size, and a value kept on disk is a <see cref="LargeValueNode{TValue}"/>, which adds its location;
-/// so a reader tells the common case (a value in memory) from the rare ones with one compare.
+/// top bits of the size, a value kept on disk is a <see cref="LargeValueNode{TValue}"/>, which adds its location, and a
+/// record that expires is an <see cref="ExpiringVersionNode{TValue}"/>, which adds its time (and a location, if its value
+/// is on disk); so a reader tells the common case (a value in memory that never expires) from the rare ones with one
+/// compare.
 /// </remarks>
 internal class VersionNode<TValue>
 {
     /// <summary>Marks a chain the writer cut: the versions beyond it are gone.</summary>
-    public static readonly VersionNode<TValue> Trimmed = Create(0, default, deleted: true, shardId: 0, size: 0, next: null, location: null);
+    public static readonly VersionNode<TValue> Trimmed = Create(0, default, deleted: true, shardId: 0, size: 0, next: null, location: null, expiresAt: 0);
 
     /// <summary>Set in <see cref="_sizeAndFlags"/> when this version is a deletion.</summary>
     private const int DeletedFlag = int.MinValue;
@@ -25,27 +27,33 @@ internal class VersionNode<TValue>
     /// <summary>Set in <see cref="_sizeAndFlags"/> when the value is on disk (a <see cref="LargeValueNode{TValue}"/>).</summary>
     private const int OnDiskFlag = 1 << 30;
 
-    private const int SizeMask = OnDiskFlag - 1;
+    /// <summary>Set in <see cref="_sizeAndFlags"/> when the record expires (an <see cref="ExpiringVersionNode{TValue}"/>).</summary>
+    private const int ExpiringFlag = 1 << 29;
+
+    private const int SizeMask = ExpiringFlag - 1;
 
     private readonly int _sizeAndFlags;
     private VersionNode<TValue>? _next;
 
-    protected VersionNode(long version, TValue? value, bool deleted, bool onDisk, uint shardId, int size, VersionNode<TValue>? next)
+    protected VersionNode(long version, TValue? value, bool deleted, bool onDisk, uint shardId, int size, VersionNode<TValue>? next, bool expiring = false)
     {
         Debug.Assert(size is >= 0 and <= SizeMask, "a record's encoded size fits below the flag bits");
         Debug.Assert(!(deleted && onDisk), "a deletion has no value, on disk or not");
         Version = version;
         Value = value;
         ShardId = shardId;
-        _sizeAndFlags = size | (deleted ? DeletedFlag : 0) | (onDisk ? OnDiskFlag : 0);
+        _sizeAndFlags = size | (deleted ? DeletedFlag : 0) | (onDisk ? OnDiskFlag : 0) | (expiring ? ExpiringFlag : 0);
         _next = next;
     }
 
-    /// <summary>A node for a value in memory, a deletion, or (with <paramref name="location"/>) a value on disk.</summary>
-    public static VersionNode<TValue> Create(long version, TValue? value, bool deleted, uint shardId, int size, VersionNode<TValue>? next, ValueLocation? location) =>
-        location is null
-            ? new VersionNode<TValue>(version, value, deleted, onDisk: false, shardId, size, next)
-            : new LargeValueNode<TValue>(version, shardId, size, next, location);
+    /// <summary>
+    /// A node for a value in memory, a deletion, or (with <paramref name="location"/>) a value on disk; one that
+    /// expires at <paramref name="expiresAt"/> (UTC ticks) unless that is 0.
+    /// </summary>
+    public static VersionNode<TValue> Create(long version, TValue? value, bool deleted, uint shardId, int size, VersionNode<TValue>? next, ValueLocation? location, long expiresAt) =>
+        expiresAt != 0 ? new ExpiringVersionNode<TValue>(version, value, shardId, size, next, location, expiresAt)
+        : location is null ? new VersionNode<TValue>(version, value, deleted, onDisk: false, shardId, size, next)
+        : new LargeValueNode<TValue>(version, shardId, size, next, location);
 
     /// <summary>The commit version that wrote this node.</summary>
     public long Version { get; }
@@ -55,6 +63,26 @@ internal class VersionNode<TValue>
 
     /// <summary>Whether this version is a deletion.</summary>
     public bool Deleted => _sizeAndFlags < 0;
+
+    /// <summary>When the record expires (UTC ticks), or 0 when it does not.</summary>
+    public long ExpiresAt => (_sizeAndFlags & ExpiringFlag) != 0 ? Unsafe.As<ExpiringVersionNode<TValue>>(this).Expiry : 0;
+
+    /// <summary>
+    /// Whether a reader at time <paramref name="now"/> (UTC ticks) sees this version as a value: it is neither a
+    /// deletion nor expired by then. One compare for a record that does not expire.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool LiveAt(long now) => Plain || (_sizeAndFlags >= 0 && now < Unsafe.As<ExpiringVersionNode<TValue>>(this).Expiry);
+
+    /// <summary>Whether this version is a value that never expires: the readers' fast path, which needs no clock.</summary>
+    public bool Plain
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => (_sizeAndFlags & (DeletedFlag | ExpiringFlag)) == 0;
+    }
+
+    /// <summary>Whether this version expires (at <see cref="ExpiresAt"/>): its readers must read the clock to tell whether it is live.</summary>
+    public bool Expiring => (_sizeAndFlags & ExpiringFlag) != 0;
 
     /// <summary>Whether this version holds its value in memory: neither a deletion nor on disk. The readers' fast path.</summary>
     public bool InMemory
@@ -69,11 +97,20 @@ internal class VersionNode<TValue>
     /// </summary>
     public ValueLocation? Location
     {
-        get => (_sizeAndFlags & OnDiskFlag) != 0 ? Unsafe.As<LargeValueNode<TValue>>(this).CurrentLocation : null;
+        get => (_sizeAndFlags & OnDiskFlag) == 0 ? null
+            : (_sizeAndFlags & ExpiringFlag) == 0 ? Unsafe.As<LargeValueNode<TValue>>(this).CurrentLocation
+            : Unsafe.As<ExpiringVersionNode<TValue>>(this).CurrentLocation;
         set
         {
-            Debug.Assert(this is LargeValueNode<TValue> && value is not null, "only a value on disk moves to another place on disk");
-            ((LargeValueNode<TValue>)this).CurrentLocation = value!;
+            Debug.Assert((_sizeAndFlags & OnDiskFlag) != 0 && value is not null, "only a value on disk moves to another place on disk");
+            if (this is ExpiringVersionNode<TValue> expiring)
+            {
+                expiring.CurrentLocation = value!;
+            }
+            else
+            {
+                ((LargeValueNode<TValue>)this).CurrentLocation = value!;
+            }
         }
     }
 

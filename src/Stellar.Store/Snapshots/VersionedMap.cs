@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
+using Stellar.Store.Indexes;
 
 namespace Stellar.Store.Snapshots;
 
@@ -45,10 +46,34 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
     /// Keys to make room for up front (0: grow from empty): a load that knows roughly how many keys it brings spares
     /// the table its rebuilds, each of which copies every head.
     /// </param>
-    public VersionedMap(IEqualityComparer<TKey>? comparer = null, int capacity = 0)
+    /// <param name="clock">
+    /// The clock that tells when a record expires (<see cref="VersionNode{TValue}.ExpiresAt"/>); null for the system clock.
+    /// </param>
+    public VersionedMap(IEqualityComparer<TKey>? comparer = null, int capacity = 0, TimeProvider? clock = null)
     {
         _chains = new HeadTable<TKey, TValue>(comparer, capacity);
+        Clock = clock ?? TimeProvider.System;
+        Expiry = new ExpiryIndex<TKey, TValue>(comparer);
     }
+
+    /// <summary>The records that expire, by when: kept in step with every version applied (see <see cref="ExpiryIndex{TKey,TValue}"/>).</summary>
+    public ExpiryIndex<TKey, TValue> Expiry { get; }
+
+    /// <summary>
+    /// How many keys a reader of <paramref name="state"/> at time <paramref name="now"/> (UTC ticks) sees: the keys
+    /// stored then, less those that had expired by then.
+    /// </summary>
+    public long CountAt(PublishedState state, long now) =>
+        Expiry.Empty ? state.Count : state.Count - Expiry.ExpiredAt(state.Version, now);
+
+    /// <summary>As <see cref="CountAt"/> at the time now; reads the clock only when a record stored now expires.</summary>
+    public long CountNow(PublishedState state) => Expiry.Empty ? state.Count : CountAt(state, Now);
+
+    /// <summary>The clock that tells when a record expires.</summary>
+    public TimeProvider Clock { get; }
+
+    /// <summary>The time now, in UTC ticks, as expiry times are kept.</summary>
+    public long Now => Clock.GetUtcNow().UtcTicks;
 
     /// <summary>The newest published version and the live key count at it.</summary>
     public PublishedState Published => Volatile.Read(ref _published);
@@ -89,7 +114,10 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
     /// </summary>
     public Action<long>? HorizonMoved { get; set; }
 
-    /// <summary>Reads the newest published value of <paramref name="key"/>.</summary>
+    /// <summary>
+    /// Reads the newest published value of <paramref name="key"/>, as the clock reads now: a record that has expired
+    /// is not found, whether or not the writer has removed it yet.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool TryGetLatest(TKey key, [MaybeNullWhen(false)] out VersionNode<TValue> node)
     {
@@ -104,18 +132,27 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
         if (head.Version <= version)
         {
             node = head;
-            return !head.Deleted;
+            return head.Plain || head.LiveAt(Now);
         }
 
         return TryGetLatestSlow(key, head, version, out node);
     }
 
-    /// <summary>Reads <paramref name="key"/> as of a pinned <paramref name="version"/>.</summary>
-    public bool TryGetAt(TKey key, long version, [MaybeNullWhen(false)] out VersionNode<TValue> node)
+    /// <summary>
+    /// Reads <paramref name="key"/> as of a pinned <paramref name="version"/> and the time <paramref name="now"/> (UTC
+    /// ticks; 0 counts a record that expires as alive).
+    /// </summary>
+    public bool TryGetAt(TKey key, long version, long now, [MaybeNullWhen(false)] out VersionNode<TValue> node)
     {
         // A pinned version is never cut, so the walk always ends on an answer.
-        return TryFind(key, version, out node, out _);
+        return TryFind(key, version, now, out node, out _);
     }
+
+    /// <summary>
+    /// Writer only: whether <paramref name="key"/>'s newest published version is stored as a value, whether or not it
+    /// has expired (the key counts in <see cref="PublishedState.Count"/> until a delete removes it).
+    /// </summary>
+    public bool Stored(TKey key) => _chains.Find(key) is { Deleted: false };
 
     /// <summary>Whether a snapshot older than <paramref name="version"/> is still pinned.</summary>
     public bool IsPinnedBelow(long version)
@@ -137,7 +174,10 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
     /// <summary>The head node of <paramref name="key"/>, including unpublished ones; for the writer only.</summary>
     public VersionNode<TValue>? Head(TKey key) => _chains.Find(key);
 
-    /// <summary>Enumerates every key alive at <paramref name="version"/>, which the caller has pinned.</summary>
+    /// <summary>
+    /// Enumerates every key stored as a value at <paramref name="version"/>, which the caller has pinned, whether or
+    /// not it has expired (a compaction keeps a record until a delete removes it).
+    /// </summary>
     public IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> EnumerateAt(long version)
     {
         foreach (var (key, head) in _chains)
@@ -151,7 +191,7 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
 
     /// <summary>
     /// The head of every key's chain, tombstones included, in no set order: for scans, which take from each head the
-    /// node <see cref="VisibleAt"/> their pinned version, so that a scan costs one dictionary walk and no lookup per key.
+    /// node <see cref="VisibleAt(VersionNode{TValue}, long, long)"/> their pinned version, so that a scan costs one dictionary walk and no lookup per key.
     /// </summary>
     public IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> Heads => _chains;
 
@@ -249,7 +289,7 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
     /// Writer only: stages a new version of <paramref name="key"/> at <paramref name="version"/>, which must be
     /// greater than the published version. Returns the node it replaced as the newest (null if none).
     /// </summary>
-    public VersionNode<TValue>? Apply(TKey key, long version, TValue? value, bool deleted, uint shardId, int size, ValueLocation? location = null)
+    public VersionNode<TValue>? Apply(TKey key, long version, TValue? value, bool deleted, uint shardId, int size, ValueLocation? location = null, long expiresAt = 0)
     {
         var head = _chains.Find(key);
         if (head is null && deleted)
@@ -259,9 +299,10 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
         }
 
         Debug.Assert(version > Published.Version, "Apply stages a version newer than the published one.");
-        var node = VersionNode<TValue>.Create(version, value, deleted, shardId, size, head, location);
+        var node = VersionNode<TValue>.Create(version, value, deleted, shardId, size, head, location, expiresAt);
         _chains.Set(key, node);
         LastApplied = node;
+        Expiry.Applied(key, deleted, value, version, node);
         if (head is not null)
         {
             _replacing.Enqueue(node);
@@ -348,12 +389,21 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
         }
 
         Volatile.Write(ref _retained, _replacing.Count + _tombstones.Count);
+        Expiry.Trim(horizon);
         HorizonMoved?.Invoke(horizon);
     }
 
     /// <summary>
+    /// The version of a pinned reader's key at <paramref name="version"/> and time <paramref name="now"/> (UTC ticks),
+    /// walking from <paramref name="head"/>, or null when the key is deleted, expired or absent then.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static VersionNode<TValue>? VisibleAt(VersionNode<TValue> head, long version, long now) =>
+        VisibleAt(head, version) is { } node && (node.Plain || node.LiveAt(now)) ? node : null;
+
+    /// <summary>
     /// The version of a pinned reader's key at <paramref name="version"/>, walking from <paramref name="head"/>, or null
-    /// when the key is deleted or absent then. A pinned version is never cut, so the walk never meets the mark.
+    /// when the key is deleted or absent then, expired or not. A pinned version is never cut, so the walk never meets the mark.
     /// </summary>
     public static VersionNode<TValue>? VisibleAt(VersionNode<TValue> head, long version)
     {
@@ -372,9 +422,10 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
     /// <summary>The newest published version when the head is newer: walks the chain, and retries at the newest version past a cut.</summary>
     private bool TryGetLatestSlow(TKey key, VersionNode<TValue> head, long version, [MaybeNullWhen(false)] out VersionNode<TValue> node)
     {
+        var now = Now;
         while (true)
         {
-            var found = TryFind(head, version, out node, out var cut);
+            var found = TryFind(head, version, now, out node, out var cut);
             if (!cut)
             {
                 return found;
@@ -388,7 +439,7 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
         }
     }
 
-    private bool TryFind(TKey key, long version, [MaybeNullWhen(false)] out VersionNode<TValue> node, out bool cut)
+    private bool TryFind(TKey key, long version, long now, [MaybeNullWhen(false)] out VersionNode<TValue> node, out bool cut)
     {
         if (!_chains.TryGetValue(key, out var head))
         {
@@ -397,10 +448,10 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
             return false;
         }
 
-        return TryFind(head, version, out node, out cut);
+        return TryFind(head, version, now, out node, out cut);
     }
 
-    private static bool TryFind(VersionNode<TValue> head, long version, [MaybeNullWhen(false)] out VersionNode<TValue> node, out bool cut)
+    private static bool TryFind(VersionNode<TValue> head, long version, long now, [MaybeNullWhen(false)] out VersionNode<TValue> node, out bool cut)
     {
         cut = false;
         node = null;
@@ -415,7 +466,7 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
 
             if (current.Version <= version)
             {
-                if (current.Deleted)
+                if (!current.LiveAt(now))
                 {
                     return false;
                 }

@@ -100,7 +100,7 @@ public sealed class HeadTableConcurrencyTests
 
                 foreach (var (key, value) in expected)
                 {
-                    if (!map.TryGetAt(key, state.Version, out var node) || node.Value != value)
+                    if (!map.TryGetAt(key, state.Version, now: 0, out var node) || node.Value != value)
                     {
                         failures.Enqueue($"key {key} at pinned version {state.Version} read {(node is null ? "nothing" : node.Value)}, the model {value}");
                         break;

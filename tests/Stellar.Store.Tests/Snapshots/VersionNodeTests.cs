@@ -15,7 +15,7 @@ public sealed class VersionNodeTests
     [InlineData(LargestRecord, true)]
     public void Create_WithAnySizeAndDeletion_KeepsSizeAndDeletionApart(int size, bool deleted)
     {
-        var node = VersionNode<string>.Create(7, deleted ? null : "v", deleted, shardId: uint.MaxValue, size, next: null, location: null);
+        var node = VersionNode<string>.Create(7, deleted ? null : "v", deleted, shardId: uint.MaxValue, size, next: null, location: null, expiresAt: 0);
 
         Assert.Equal((7L, size, deleted, uint.MaxValue), (node.Version, node.Size, node.Deleted, node.ShardId));
         Assert.Equal(!deleted, node.InMemory);
@@ -26,7 +26,7 @@ public sealed class VersionNodeTests
     public void Location_OfAValueOnDisk_IsNotInMemoryAndMovesWhenCompactionSetsIt()
     {
         var first = new ValueLocation(1, 100, 2000, 30, 1500);
-        var node = VersionNode<string>.Create(3, null, deleted: false, shardId: 1, size: LargestRecord, next: null, location: first);
+        var node = VersionNode<string>.Create(3, null, deleted: false, shardId: 1, size: LargestRecord, next: null, location: first, expiresAt: 0);
 
         Assert.False(node.InMemory);
         Assert.False(node.Deleted);

@@ -46,7 +46,7 @@ public sealed class VersionedMapConcurrencyTests
                 var state = map.Pin();
                 for (var key = 0; key < Keys; key++)
                 {
-                    if (!map.TryGetAt(key, state.Version, out var node) || node.Version != state.Version || node.Value != state.Version)
+                    if (!map.TryGetAt(key, state.Version, now: 0, out var node) || node.Version != state.Version || node.Value != state.Version)
                     {
                         failures.Enqueue($"key {key} at pinned version {state.Version} read {(node is null ? "nothing" : $"version {node.Version}")}");
                         break;

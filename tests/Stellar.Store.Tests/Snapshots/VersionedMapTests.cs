@@ -31,7 +31,7 @@ public sealed class VersionedMapTests
         map.Apply(1, 2, "two", deleted: false, shardId: 1, size: 1);
         map.Publish(2, 1);
 
-        Assert.True(map.TryGetAt(1, old.Version, out var seen));
+        Assert.True(map.TryGetAt(1, old.Version, now: 0, out var seen));
         Assert.Equal("one", seen.Value);
         Assert.Equal(1, map.RetainedVersions);
         Assert.Equal(2, map.PinCount);

@@ -1,0 +1,139 @@
+using System.Diagnostics;
+using System.Runtime.InteropServices;
+using Stellar.Store.Snapshots;
+
+namespace Stellar.Store.Indexes;
+
+/// <summary>
+/// The records of a collection that expire, ordered by when: an <see cref="OrderedIndex{TIndexKey,TKey,TValue}"/> on each
+/// version's <see cref="VersionNode{TValue}.ExpiresAt"/>, kept by the map as it applies versions. It tells a reader how
+/// many of the records stored at its version had expired by its time (so that a count leaves them out), and the writer
+/// which records to remove.
+/// </summary>
+/// <remarks>
+/// <para>Why this shape: an expired record stays stored until the writer removes it with a delete record (so that a
+/// reopen agrees), and readers must not see it meanwhile; the entries of this index carry the versions they are
+/// visible at, so an answer is exact at any pinned version. A collection whose records never expire keeps it empty and
+/// pays one flag test per write.</para>
+/// <para>Thread safety: as <see cref="OrderedIndex{TIndexKey,TKey,TValue}"/>: maintenance is the writer's, reads are
+/// lock-free from any thread.</para>
+/// </remarks>
+internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValue>
+    where TKey : notnull
+{
+    /// <summary>Writer only: each expiring record's current entry, by its node in the list.</summary>
+    private readonly Dictionary<TKey, SkipList<IndexEntry<long, TKey, TValue>>.Node> _current;
+
+    public ExpiryIndex(IEqualityComparer<TKey>? keyEquality)
+        : base(string.Empty, "expiry", Comparer<long>.Default, NoKeyOrder<TKey>.Instance)
+    {
+        _current = new Dictionary<TKey, SkipList<IndexEntry<long, TKey, TValue>>.Node>(keyEquality);
+        Built(0);
+    }
+
+    public override bool Unique => false;
+
+    /// <summary>Whether no record stored now expires: then no read needs the clock for a count.</summary>
+    public bool Empty => Entries.Count == 0;
+
+    /// <summary>
+    /// Load only, before the first publish: adds an entry for every record among <paramref name="heads"/> that expires,
+    /// in one sort (see <see cref="OrderedIndex{TIndexKey,TKey,TValue}.Build"/>).
+    /// </summary>
+    public override bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read)
+    {
+        Debug.Assert(Empty, "built once, before anything was applied");
+        var entries = new List<IndexEntry<long, TKey, TValue>>();
+        foreach (var (key, head) in heads)
+        {
+            if (!head.Deleted && head.Expiring)
+            {
+                entries.Add(NewEntry(head.ExpiresAt, key, head.Version, head));
+            }
+        }
+
+        entries.Sort(Order);
+        foreach (var node in Entries.Load(entries))
+        {
+            _current[node.Item.Key] = node;
+        }
+
+        Built(version);
+        return true;
+    }
+
+    public override void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
+    {
+        var expiresAt = deleted || node is null ? 0 : node.ExpiresAt;
+        if (expiresAt == 0)
+        {
+            if (_current.Count > 0 && _current.Remove(key, out var ended))
+            {
+                End(ended, version);
+            }
+
+            return;
+        }
+
+        ref var current = ref CollectionsMarshal.GetValueRefOrAddDefault(_current, key, out var exists);
+        if (exists)
+        {
+            if (current!.Item.IndexKey == expiresAt)
+            {
+                current.Item.Refer(node!);
+                return;
+            }
+
+            End(current, version);
+        }
+
+        current = Entries.Add(NewEntry(expiresAt, key, version, node!));
+    }
+
+    /// <summary>
+    /// Any thread: how many records stored at <paramref name="version"/> (pinned by the caller) had expired by
+    /// <paramref name="now"/> (UTC ticks). Walks only the entries that expire by then.
+    /// </summary>
+    public long ExpiredAt(long version, long now)
+    {
+        var expired = 0L;
+        for (var entry = Entries.First; entry is not null && entry.Item.IndexKey <= now; entry = entry.Next)
+        {
+            if (entry.Item.VisibleAt(version))
+            {
+                expired++;
+            }
+        }
+
+        return expired;
+    }
+
+    /// <summary>Any thread: when the first record stored now expires (UTC ticks), or null when none does.</summary>
+    public long? Earliest()
+    {
+        for (var entry = Entries.First; entry is not null; entry = entry.Next)
+        {
+            if (entry.Item.Until == long.MaxValue)
+            {
+                return entry.Item.IndexKey;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>Writer only: the records stored now that had expired by <paramref name="now"/>, with their newest versions.</summary>
+    public List<(TKey Key, VersionNode<TValue> Node)> Due(long now)
+    {
+        var due = new List<(TKey, VersionNode<TValue>)>();
+        for (var entry = Entries.First; entry is not null && entry.Item.IndexKey <= now; entry = entry.Next)
+        {
+            if (entry.Item.Until == long.MaxValue && entry.Item.Node is { } node)
+            {
+                due.Add((entry.Item.Key, node));
+            }
+        }
+
+        return due;
+    }
+}

@@ -1,0 +1,156 @@
+using Stellar.Store.Format;
+using Stellar.Store.Tests.Api;
+
+namespace Stellar.Store.Tests.Expiry;
+
+/// <summary>What a user relies on when records expire: removal that survives a reopen, the writer's own removal, the space given back, and clear errors.</summary>
+public sealed class ExpiryTests : IDisposable
+{
+    private readonly TempDirectory _dir = new();
+    private readonly TestClock _clock = new();
+
+    public void Dispose() => _dir.Dispose();
+
+    [Fact]
+    public async Task RemovedExpiredRecord_StaysGoneAfterAReopenWithTheClockSetBack()
+    {
+        var options = Options(Timeout.InfiniteTimeSpan);
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var sessions = store.GetCollection<int, Player>("sessions", p => p.Id);
+            await sessions.UpsertAsync(new Player(1, "session", 1, 1), TimeSpan.FromMinutes(5));
+            await sessions.UpsertAsync(new Player(2, "forever", 1, 1));
+            Assert.Equal(_clock.GetUtcNow() + TimeSpan.FromMinutes(5), sessions.ExpiresAt(1));
+            Assert.Null(sessions.ExpiresAt(2));
+
+            _clock.Advance(TimeSpan.FromMinutes(6));
+            Assert.Null(sessions.Get(1));
+            Assert.Null(sessions.ExpiresAt(1));
+            Assert.Equal(1, sessions.Count);
+            Assert.Equal(1, await sessions.RemoveExpiredAsync());
+        }
+
+        // A player sets the system time back: the delete record was written, so the session does not come back.
+        _clock.SetBack(TimeSpan.FromMinutes(10));
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var sessions = store.GetCollection<int, Player>("sessions", p => p.Id);
+            Assert.Null(sessions.Get(1));
+            Assert.Equal(new Player(2, "forever", 1, 1), sessions.Get(2));
+            Assert.Equal(1, sessions.Count);
+        }
+    }
+
+    [Fact]
+    public async Task IdleCollection_WriterRemovesExpiredRecordsOnItsOwn()
+    {
+        var options = Options(TimeSpan.FromMilliseconds(20));
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var sessions = store.GetCollection<int, Player>("sessions", p => p.Id);
+            for (var id = 0; id < 10; id++)
+            {
+                await sessions.UpsertAsync(new Player(id, "s", 1, 1), TimeSpan.FromSeconds(30));
+            }
+
+            _clock.Advance(TimeSpan.FromMinutes(1));
+            Assert.Equal(0, sessions.Count);
+
+            // No write and no call: the background removal alone. Waits for it (a liveness bound, not a timing claim).
+            var deadline = DateTime.UtcNow + TimeSpan.FromSeconds(30);
+            while (sessions.Engine.Map.Expiry.Earliest() is not null && DateTime.UtcNow < deadline)
+            {
+                await Task.Delay(20);
+            }
+
+            Assert.Null(sessions.Engine.Map.Expiry.Earliest());
+            Assert.Equal(0, await sessions.RemoveExpiredAsync());
+        }
+
+        _clock.SetBack(TimeSpan.FromMinutes(5));
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            Assert.Equal(0, store.GetCollection<int, Player>("sessions", p => p.Id).Count);
+        }
+    }
+
+    [Fact]
+    public async Task WriteAfterExpiry_RemovesExpiredRecordsFirst_SoAUniqueKeyIsFreeAndAnInsertSucceeds()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path, Options(Timeout.InfiniteTimeSpan));
+        var auctions = store.GetCollection<int, Player>("auctions", p => p.Id);
+        var byItem = auctions.Index("by-item", p => p.Name, unique: true);
+        await byItem.Ready;
+        await auctions.InsertAsync(new Player(1, "sword", 1, 100), TimeSpan.FromHours(1));
+        await Assert.ThrowsAsync<UniqueConstraintException>(() => auctions.InsertAsync(new Player(2, "sword", 1, 120)));
+
+        _clock.Advance(TimeSpan.FromHours(2));
+        Assert.Empty(byItem.Equal("sword"));
+        await auctions.InsertAsync(new Player(2, "sword", 1, 120));
+        await auctions.InsertAsync(new Player(1, "shield", 1, 50));
+        Assert.Equal(new[] { new Player(2, "sword", 1, 120) }, byItem.Equal("sword"));
+        Assert.Equal(0, await auctions.RemoveExpiredAsync());
+        await Assert.ThrowsAsync<KeyNotFoundException>(() => auctions.UpdateAsync(new Player(3, "bow", 1, 1)));
+    }
+
+    [Fact]
+    public async Task ExpiredRecords_AreDroppedByCompactionOnceRemoved()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path, Options(Timeout.InfiniteTimeSpan));
+        var chunks = store.GetCollection<int, Player>("chunks", p => p.Id);
+        await chunks.WriteAsync(batch =>
+        {
+            for (var id = 0; id < 200; id++)
+            {
+                batch.Upsert(new Player(id, new string('c', 100), 1, 1), TimeSpan.FromMinutes(1));
+            }
+        });
+        var before = chunks.Statistics;
+        Assert.True(before.LiveBytes > 20_000, $"live bytes {before.LiveBytes}");
+
+        _clock.Advance(TimeSpan.FromMinutes(2));
+        Assert.Equal(200, await chunks.RemoveExpiredAsync());
+        await chunks.CompactAsync();
+
+        var after = chunks.Statistics;
+        Assert.Equal(0, after.Count);
+        Assert.Equal(0, after.LiveBytes);
+        Assert.True(after.StoredBytes < before.StoredBytes / 10, $"stored bytes {after.StoredBytes} of {before.StoredBytes} before");
+    }
+
+    [Fact]
+    public async Task BlocksHoldingAnExpiringRecord_AreFlaggedSoThatABuildWithoutExpiryRefusesThem()
+    {
+        var storage = new MemoryStorage();
+        await using (var store = await StellarStore.OpenAsync(storage, Options(Timeout.InfiniteTimeSpan)))
+        {
+            var players = store.GetCollection<int, Player>("players", p => p.Id);
+            await players.UpsertAsync(new Player(1, "plain", 1, 1));
+            await store.FlushAsync();
+            await players.UpsertAsync(new Player(2, "expiring", 1, 1), TimeSpan.FromMinutes(1));
+        }
+
+        var blocks = ShardFiles.Blocks(storage).Where(b => (b.Header.Flags & BlockFlags.UnitPart) == 0 && b.Header.RecordCount > 0).ToList();
+        Assert.Contains(blocks, b => (b.Header.Flags & BlockFlags.Expiring) != 0);
+        Assert.Contains(blocks, b => (b.Header.Flags & BlockFlags.Expiring) == 0);
+    }
+
+    [Fact]
+    public async Task InvalidExpiry_IsRejectedWithTheArgumentNamed_AndNothingIsStored()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path, Options(Timeout.InfiniteTimeSpan));
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        var player = new Player(1, "p", 1, 1);
+
+        Assert.Equal("expiresAfter", (await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => players.UpsertAsync(player, TimeSpan.Zero))).ParamName);
+        Assert.Equal("expiresAfter", (await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => players.InsertAsync(player, TimeSpan.FromSeconds(-1)))).ParamName);
+        Assert.Equal("expiresAfter", (await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => players.UpsertAsync(player, TimeSpan.MaxValue))).ParamName);
+        await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => players.WriteAsync(b => b.Upsert(player).Upsert(player, TimeSpan.Zero)));
+        Assert.Equal(0, players.Count);
+
+        var bad = await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => StellarStore.OpenAsync(Path.Combine(_dir.Path, "other"), new StoreOptions { ExpirySweepInterval = TimeSpan.Zero }));
+        Assert.Equal(nameof(StoreOptions.ExpirySweepInterval), bad.ParamName);
+    }
+
+    private StoreOptions Options(TimeSpan sweep) => new() { Clock = _clock, ExpirySweepInterval = sweep };
+}
