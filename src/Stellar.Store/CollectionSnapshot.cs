@@ -7,7 +7,8 @@ namespace Stellar.Store;
 
 /// <summary>
 /// One stable version of a collection: <see cref="Get"/>, <see cref="Query"/> and <see cref="Count"/> all answer
-/// as of the moment <see cref="Collection{TKey,TValue}.Snapshot"/> was called, while writes go on. Dispose it
+/// as of the moment <see cref="Collection{TKey,TValue}.Snapshot"/> was called, while writes go on and the clock moves
+/// (a record that expires after that moment stays visible in the snapshot). Dispose it
 /// promptly: until then the store keeps in memory every version it can see that has been replaced since, and the
 /// files of compacted shards it may read (see <see cref="CollectionStatistics.RetainedVersions"/>). A snapshot that
 /// is never disposed is released by its finalizer once the garbage collector finds it unreachable, so a leak holds
@@ -53,7 +54,7 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
     /// <summary>Releases the pin of a snapshot nobody disposed, so that a leak does not hold old versions forever.</summary>
     ~CollectionSnapshot() => Release();
 
-    /// <summary>The number of keys at this version.</summary>
+    /// <summary>The number of keys at this version, less the records that had expired when the snapshot was taken.</summary>
     public long Count
     {
         get

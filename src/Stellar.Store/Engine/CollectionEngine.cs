@@ -101,7 +101,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         var count = _loader.Load(Map, Ledger);
         if (_loader.LoadedExpiring)
         {
-            Map.Expiry.Build(Map.Heads, CollectionLoader<TKey, TValue>.LoadVersion, _values.ReadValue);
+            Map.Expiry.Build(Map.Heads, CollectionLoader<TKey, TValue>.LoadVersion, _values.ReadValue, Map.Now);
         }
 
         _pipeline.Loaded(CollectionLoader<TKey, TValue>.LoadVersion);
@@ -276,9 +276,10 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
 
         // Indexes declared together are built side by side: each reads the records on its own, as readers do.
         var builds = _indexSteps.Where(s => !s.Drop).ToList();
+        var now = Map.Now;
         var built = new bool[builds.Count];
         Parallel.For(0, builds.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, i =>
-            built[i] = builds[i].Index.Build(Map.Heads, Map.Published.Version, _values.ReadValue));
+            built[i] = builds[i].Index.Build(Map.Heads, Map.Published.Version, _values.ReadValue, now));
         var next = 0;
         foreach (var step in _indexSteps)
         {

@@ -40,7 +40,7 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     /// Load only, before the first publish: adds an entry for every record among <paramref name="heads"/> that expires,
     /// in one sort (see <see cref="OrderedIndex{TIndexKey,TKey,TValue}.Build"/>).
     /// </summary>
-    public override bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read)
+    public override bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read, long now)
     {
         Debug.Assert(Empty, "built once, before anything was applied");
         var entries = new List<IndexEntry<long, TKey, TValue>>();

@@ -17,9 +17,11 @@ internal interface IIndexMaintainer<TKey, TValue>
     /// <summary>
     /// Adds an entry for every record among <paramref name="heads"/> (each key's newest version, none newer than
     /// <paramref name="version"/>, the published one), reading values on disk through <paramref name="read"/>. A key
-    /// selector that throws fails the index, not the collection: then it returns false, and the index is not kept.
+    /// selector that throws fails the index, not the collection: then it returns false, and the index is not kept. A
+    /// record that expired by <paramref name="now"/> (UTC ticks) gets its entry, which no reader sees, but holds no
+    /// unique key.
     /// </summary>
-    bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read);
+    bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read, long now);
 
     /// <summary>
     /// The record <paramref name="key"/> became <paramref name="value"/>, as version node <paramref name="node"/>, or was

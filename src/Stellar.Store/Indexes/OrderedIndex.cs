@@ -51,7 +51,7 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     /// <summary>The collection's name, for messages.</summary>
     protected string Collection { get; }
 
-    public abstract bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read);
+    public abstract bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read, long now);
 
     public abstract void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node);
 

@@ -123,15 +123,27 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
 
     private bool Same(TKey a, TKey b) => _current.Comparer.Equals(a, b);
 
-    /// <summary>The first index key that two of <paramref name="sorted"/> share, as the exception a build fails with.</summary>
-    private UniqueConstraintException? FirstDuplicate(List<IndexEntry<TIndexKey, TKey, TValue>> sorted)
+    /// <summary>
+    /// The first index key that two of <paramref name="sorted"/> share, as the exception a build fails with. A record
+    /// that expired by <paramref name="now"/> shares none: no reader sees it, and the writer removes it before it checks
+    /// the next write.
+    /// </summary>
+    private UniqueConstraintException? FirstDuplicate(List<IndexEntry<TIndexKey, TKey, TValue>> sorted, long now)
     {
-        for (var i = 1; i < sorted.Count; i++)
+        IndexEntry<TIndexKey, TKey, TValue>? holder = null;
+        foreach (var entry in sorted)
         {
-            if (sorted[i].IndexKey is not null && Order.IndexKeys.Compare(sorted[i - 1].IndexKey, sorted[i].IndexKey) == 0)
+            if (entry.IndexKey is null || !entry.Node!.LiveAt(now))
             {
-                return new UniqueConstraintException(Collection, Name, sorted[i].IndexKey, sorted[i].Key, sorted[i - 1].Key);
+                continue;
             }
+
+            if (holder is not null && Order.IndexKeys.Compare(holder.IndexKey, entry.IndexKey) == 0)
+            {
+                return new UniqueConstraintException(Collection, Name, entry.IndexKey, entry.Key, holder.Key);
+            }
+
+            holder = entry;
         }
 
         return null;

@@ -28,7 +28,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
     /// <summary>Whether no two records may have the same index key (staging rejects a write that would break it).</summary>
     public override bool Unique { get; }
 
-    public override bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read)
+    public override bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read, long now)
     {
         var entries = new List<IndexEntry<TIndexKey, TKey, TValue>>();
         try
@@ -50,7 +50,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
 
         // One sort and one pass, instead of a search per record: no reader sees the list before BuiltAt is set.
         entries.Sort(Order);
-        if (Unique && FirstDuplicate(entries) is { } duplicate)
+        if (Unique && FirstDuplicate(entries, now) is { } duplicate)
         {
             Fail(duplicate);
             return false;

@@ -94,6 +94,24 @@ public sealed class ExpiryTests : IDisposable
     }
 
     [Fact]
+    public async Task UniqueIndexDeclaredAfterAHolderExpired_BuildsAndTheKeyIsFree()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path, Options(Timeout.InfiniteTimeSpan));
+        var auctions = store.GetCollection<int, Player>("auctions", p => p.Id);
+        await auctions.UpsertAsync(new Player(1, "sword", 1, 100), TimeSpan.FromHours(1));
+        await auctions.UpsertAsync(new Player(2, "sword", 1, 120));
+        _clock.Advance(TimeSpan.FromHours(2));
+
+        // The expired record is still stored (nothing removed it), but no reader sees it: it holds no unique key.
+        var byItem = auctions.Index("by-item", p => p.Name, unique: true);
+        await byItem.Ready;
+        Assert.Equal(new[] { new Player(2, "sword", 1, 120) }, byItem.Equal("sword"));
+        await Assert.ThrowsAsync<UniqueConstraintException>(() => auctions.InsertAsync(new Player(3, "sword", 1, 1)));
+        await auctions.InsertAsync(new Player(1, "shield", 1, 50));
+        Assert.Equal(new[] { new Player(1, "shield", 1, 50) }, byItem.Equal("shield"));
+    }
+
+    [Fact]
     public async Task ExpiredRecords_AreDroppedByCompactionOnceRemoved()
     {
         await using var store = await StellarStore.OpenAsync(_dir.Path, Options(Timeout.InfiniteTimeSpan));
