@@ -96,7 +96,8 @@ public sealed class StoreOptions
 
     /// <summary>
     /// The clock that tells when a record written with an expiry (<see cref="Collection{TKey,TValue}.UpsertAsync(TValue, TimeSpan, CancellationToken)"/>)
-    /// expires. Default: the system clock. Tests pass their own, to move time on without waiting.
+    /// expires, and whose timers run the writers' removal of expired records while a collection is idle. Default: the
+    /// system clock. Tests pass their own, to move time on without waiting.
     /// </summary>
     public TimeProvider Clock { get; init; } = TimeProvider.System;
 
