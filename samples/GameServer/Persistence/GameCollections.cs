@@ -5,7 +5,7 @@ namespace Stellar.Store.Samples.GameServer.Persistence;
 /// <summary>
 /// The game's collections in a <see cref="StellarStore"/>: names, key types and key selectors in one place. Accounts,
 /// characters, items, the ledger and trades are written together in units (<c>store.WriteAsync</c>); positions,
-/// scores and chunks are plain upserts.
+/// scores and chunks are plain upserts; sessions are plain upserts that expire, and deletes.
 /// </summary>
 internal sealed class GameCollections
 {
@@ -19,6 +19,7 @@ internal sealed class GameCollections
         Positions = store.GetCollection<long, PositionRecord>("positions", p => p.CharacterId);
         Leaderboard = store.GetCollection<long, ScoreRecord>("leaderboard", s => s.CharacterId);
         Chunks = store.GetCollection<long, ChunkRecord>("chunks", c => c.Id);
+        Sessions = store.GetCollection<long, SessionRecord>("sessions", s => s.CharacterId);
     }
 
     public Collection<string, AccountRecord> Accounts { get; }
@@ -37,8 +38,11 @@ internal sealed class GameCollections
 
     public Collection<long, ChunkRecord> Chunks { get; }
 
-    /// <summary>Records over every collection.</summary>
-    public long Count => Accounts.Count + Characters.Count + Items.Count + Ledger.Count + Trades.Count + Positions.Count + Leaderboard.Count + Chunks.Count;
+    /// <summary>The sessions whose lease has not ended (an expired one is in no read).</summary>
+    public Collection<long, SessionRecord> Sessions { get; }
+
+    /// <summary>Records over every collection (live sessions only).</summary>
+    public long Count => Accounts.Count + Characters.Count + Items.Count + Ledger.Count + Trades.Count + Positions.Count + Leaderboard.Count + Chunks.Count + Sessions.Count;
 
     /// <summary>Opens the game's collections, every one of them before any store snapshot is taken (a snapshot covers only those).</summary>
     /// <exception cref="OlderLayoutException">The store was written by the older layout, with one <c>economy</c> collection.</exception>

@@ -38,6 +38,9 @@ internal interface IGameStore : IAsyncDisposable
 
     ChunkRecord? GetChunk(long id);
 
+    /// <summary>The character's session, or null when there is none or its lease has ended.</summary>
+    SessionRecord? GetSession(long characterId);
+
     /// <summary>The best <paramref name="count"/> scores, read from one snapshot.</summary>
     IReadOnlyList<ScoreRecord> TopScores(int count);
 
@@ -61,4 +64,14 @@ internal interface IGameStore : IAsyncDisposable
     Task UpsertScoreAsync(ScoreRecord score);
 
     Task UpsertChunkAsync(ChunkRecord chunk);
+
+    /// <summary>
+    /// Stores <paramref name="session"/> as a lease that ends <paramref name="lease"/> from now (by the store's clock):
+    /// from then on it is in no read, unless written again before. Only for a character whose creation is stored, so
+    /// that no session ever names a character that is not.
+    /// </summary>
+    Task UpsertSessionAsync(SessionRecord session, TimeSpan lease);
+
+    /// <summary>Deletes the character's session, if it has one.</summary>
+    Task DeleteSessionAsync(long characterId);
 }

@@ -8,10 +8,12 @@ namespace Stellar.Store.Samples.GameServer.Persistence;
 /// The same game state in dictionaries, kept only in memory: the baseline that shows what persistence costs the
 /// tick. Its writes complete at once. A unit is checked whole and then applied under one lock over the economy's
 /// dictionaries, so it is atomic across them, is rejected as the store rejects it (a duplicate insert, a missing
-/// update), and a reader under the lock sees it whole or not at all, as a store snapshot does.
+/// update), and a reader under the lock sees it whole or not at all, as a store snapshot does. A session keeps the time
+/// its lease ends, and every read leaves it out from then on, as the store's reads do.
 /// </summary>
 internal sealed class MemoryGameStore : IGameStore
 {
+    private readonly TimeProvider _clock;
     private readonly Lock _economyLock = new();
     private readonly Dictionary<string, AccountRecord> _accounts = new(StringComparer.Ordinal);
     private readonly Dictionary<long, CharacterRecord> _characters = new();
@@ -21,6 +23,13 @@ internal sealed class MemoryGameStore : IGameStore
     private readonly ConcurrentDictionary<long, PositionRecord> _positions = new();
     private readonly ConcurrentDictionary<long, ScoreRecord> _leaderboard = new();
     private readonly ConcurrentDictionary<long, ChunkRecord> _chunks = new();
+
+    // An ended lease stays here until its key is written again: the game deletes every session at logout, and only a
+    // crash leaves one behind, which nothing here survives.
+    private readonly ConcurrentDictionary<long, (SessionRecord Session, DateTimeOffset Ends)> _sessions = new();
+
+    /// <param name="clock">Decides when sessions expire; the system's by default.</param>
+    public MemoryGameStore(TimeProvider? clock = null) => _clock = clock ?? TimeProvider.System;
 
     public string Description => "in-memory dictionaries (--no-persistence: nothing is stored)";
 
@@ -33,7 +42,7 @@ internal sealed class MemoryGameStore : IGameStore
             lock (_economyLock)
             {
                 return _accounts.Count + _characters.Count + _items.Count + _ledger.Count + _trades.Count +
-                    _positions.Count + _leaderboard.Count + _chunks.Count;
+                    _positions.Count + _leaderboard.Count + _chunks.Count + LiveSessions().Count();
             }
         }
     }
@@ -67,6 +76,9 @@ internal sealed class MemoryGameStore : IGameStore
     public ScoreRecord? GetScore(long characterId) => _leaderboard.GetValueOrDefault(characterId);
 
     public ChunkRecord? GetChunk(long id) => _chunks.GetValueOrDefault(id);
+
+    public SessionRecord? GetSession(long characterId) =>
+        _sessions.TryGetValue(characterId, out var lease) && _clock.GetUtcNow() < lease.Ends ? lease.Session : null;
 
     public IReadOnlyList<ScoreRecord> TopScores(int count) =>
         _leaderboard.Values.OrderByDescending(s => s.Score).ThenBy(s => s.CharacterId).Take(count).ToList();
@@ -142,7 +154,27 @@ internal sealed class MemoryGameStore : IGameStore
         return Task.CompletedTask;
     }
 
+    public Task UpsertSessionAsync(SessionRecord session, TimeSpan lease)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(lease, TimeSpan.Zero);
+        _sessions[session.CharacterId] = (session, _clock.GetUtcNow() + lease);
+        return Task.CompletedTask;
+    }
+
+    public Task DeleteSessionAsync(long characterId)
+    {
+        _sessions.TryRemove(characterId, out _);
+        return Task.CompletedTask;
+    }
+
     public ValueTask DisposeAsync() => ValueTask.CompletedTask;
+
+    /// <summary>The sessions whose lease has not ended, read at one time.</summary>
+    private IEnumerable<SessionRecord> LiveSessions()
+    {
+        var now = _clock.GetUtcNow();
+        return _sessions.Values.Where(s => now < s.Ends).Select(s => s.Session);
+    }
 
     /// <summary>What the store would reject the unit with, or null. The game never writes one key twice in a unit.</summary>
     private Exception? Rejection(GameUnit unit)

@@ -46,8 +46,9 @@ internal sealed class StellarGameStore : IGameStore
         }
     }
 
-    /// <summary>The options the game opens its store with.</summary>
-    public static StoreOptions Options(Durability durability) => new() { Durability = durability, Compression = Compression.Lz4 };
+    /// <summary>The options the game opens its store with; <paramref name="clock"/> (the system's by default) decides when sessions expire.</summary>
+    public static StoreOptions Options(Durability durability, TimeProvider? clock = null) =>
+        new() { Durability = durability, Compression = Compression.Lz4, Clock = clock ?? TimeProvider.System };
 
     /// <summary>
     /// The game's state in <paramref name="store"/>, already open (on any storage), once its indexes are built;
@@ -72,6 +73,8 @@ internal sealed class StellarGameStore : IGameStore
     public ScoreRecord? GetScore(long characterId) => _collections.Leaderboard.Get(characterId);
 
     public ChunkRecord? GetChunk(long id) => _collections.Chunks.Get(id);
+
+    public SessionRecord? GetSession(long characterId) => _collections.Sessions.Get(characterId);
 
     public IReadOnlyList<ScoreRecord> TopScores(int count) => _ranks.Top(count);
 
@@ -159,6 +162,10 @@ internal sealed class StellarGameStore : IGameStore
     public Task UpsertScoreAsync(ScoreRecord score) => _collections.Leaderboard.UpsertAsync(score);
 
     public Task UpsertChunkAsync(ChunkRecord chunk) => _collections.Chunks.UpsertAsync(chunk);
+
+    public Task UpsertSessionAsync(SessionRecord session, TimeSpan lease) => _collections.Sessions.UpsertAsync(session, lease);
+
+    public Task DeleteSessionAsync(long characterId) => _collections.Sessions.DeleteAsync(characterId);
 
     public ValueTask DisposeAsync() => _store.DisposeAsync();
 }
