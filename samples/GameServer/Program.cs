@@ -37,6 +37,12 @@ var idleGc = new Option<long>("--idle-gc-bytes")
     DefaultValueFactory = _ => RunOptions.DefaultIdleCollectBytes,
     HelpName = "bytes",
 };
+var sessionLease = new Option<int>("--session-lease")
+{
+    Description = "Seconds a player's session lasts unless renewed; the server renews it every third of that while the player is online, so after a crash it lapses on its own.",
+    DefaultValueFactory = _ => (int)RunOptions.DefaultSessionLease.TotalSeconds,
+    HelpName = "seconds",
+};
 var serve = new Option<bool>("--serve") { Description = "Run the server only, for real clients, until Ctrl+C." };
 var verify = new Option<string?>("--verify") { Description = "Open an existing store, check its invariants, and exit (0: OK, 1: failed, 2: no store, or one of an older layout).", HelpName = "dir" };
 
@@ -44,7 +50,7 @@ var root = new RootCommand(
     "Stellar.Store sample game server: a 20 Hz TCP game server that keeps every change in the store, driven by bots. " +
     "By default it runs the server and 200 bots for 30 s, then reopens the store and verifies gold, items and trades.")
 {
-    bots, duration, port, bind, data, durability, noPersistence, compare, pairs, idleGc, serve, verify,
+    bots, duration, port, bind, data, durability, noPersistence, compare, pairs, idleGc, sessionLease, serve, verify,
 };
 
 root.SetAction(async (parsed, cancellationToken) =>
@@ -72,6 +78,7 @@ root.SetAction(async (parsed, cancellationToken) =>
         NoPersistence = parsed.GetValue(noPersistence),
         Pairs = Math.Max(1, parsed.GetValue(pairs)),
         IdleCollectBytes = Math.Max(0, parsed.GetValue(idleGc)),
+        SessionLease = TimeSpan.FromSeconds(Math.Max(1, parsed.GetValue(sessionLease))),
     };
 
     try

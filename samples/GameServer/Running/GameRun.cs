@@ -22,7 +22,7 @@ internal static class GameRun
             : await StellarGameStore.OpenAsync(data.Path, options.Durability).ConfigureAwait(false);
         output.WriteLine($"state: {store.Description}{(storeDirectory is null ? "" : " at " + data.Describe())}");
 
-        var server = new TcpGameServer(store, new IPEndPoint(options.Bind, options.Port), options.IdleCollectBytes);
+        var server = new TcpGameServer(store, new IPEndPoint(options.Bind, options.Port), options.IdleCollectBytes, options.SessionLease);
         BotReport bots;
         TimeSpan played;
         MemoryReport memoryReport;

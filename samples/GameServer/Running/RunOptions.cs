@@ -10,6 +10,9 @@ internal sealed record RunOptions
     /// <summary>2 MiB: under the workstation GC's usual gen0 budget (sized from the CPU cache), so allocations rarely force a collection inside a tick.</summary>
     public const long DefaultIdleCollectBytes = 2 << 20;
 
+    /// <summary>30 s: a crashed server's players show as online for at most this long after the crash.</summary>
+    public static readonly TimeSpan DefaultSessionLease = TimeSpan.FromSeconds(30);
+
     public int Bots { get; init; } = 200;
 
     public TimeSpan Duration { get; init; } = TimeSpan.FromSeconds(30);
@@ -28,6 +31,9 @@ internal sealed record RunOptions
 
     /// <summary>Allocated bytes after which the tick loop collects gen0 between two ticks; 0 leaves the GC alone.</summary>
     public long IdleCollectBytes { get; init; } = DefaultIdleCollectBytes;
+
+    /// <summary>How long a player's session lasts unless the server renews it (it does so every third of it).</summary>
+    public TimeSpan SessionLease { get; init; } = DefaultSessionLease;
 
     /// <summary>How many pairs of runs <c>--compare</c> plays (without, then with the store).</summary>
     public int Pairs { get; init; } = 1;

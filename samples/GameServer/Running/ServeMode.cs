@@ -16,7 +16,7 @@ internal static class ServeMode
         IGameStore store = options.NoPersistence
             ? new MemoryGameStore()
             : await StellarGameStore.OpenAsync(data.Path, options.Durability).ConfigureAwait(false);
-        var server = new TcpGameServer(store, new IPEndPoint(options.Bind, options.Port), options.IdleCollectBytes);
+        var server = new TcpGameServer(store, new IPEndPoint(options.Bind, options.Port), options.IdleCollectBytes, options.SessionLease);
         try
         {
             server.Start();

@@ -15,6 +15,9 @@ internal abstract record Inbound
     /// <summary>What a login read from the store, off the tick.</summary>
     public sealed record LoginLoaded(Session Session, int RequestId, string Account, LoginState? State, Exception? Failure) : Inbound;
 
+    /// <summary>A login's write is stored: the character exists in the store, so its session may name it.</summary>
+    public sealed record LoginStored(Player Player) : Inbound;
+
     /// <summary>A chunk read from the store or generated, off the tick.</summary>
     public sealed record ChunkLoaded(ChunkRecord Chunk) : Inbound;
 

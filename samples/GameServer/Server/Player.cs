@@ -34,6 +34,12 @@ internal sealed class Player
 
     public Session Session { get; }
 
+    /// <summary>When the login completed, for the session record.</summary>
+    public DateTime LoggedInUtc { get; init; }
+
+    /// <summary>Whether its session was written (once the login was stored); from then on the tick renews it until the logout deletes it.</summary>
+    public bool HasSession { get; set; }
+
     /// <summary>Whether the position changed since it was last written.</summary>
     public bool Moved { get; set; }
 

@@ -29,14 +29,15 @@ internal sealed class TcpGameServer : IAsyncDisposable
     /// <param name="store">Where the game's state lives.</param>
     /// <param name="endpoint">Where to listen.</param>
     /// <param name="idleCollectBytes">Allocated bytes after which the tick loop collects gen0 between ticks (0: never).</param>
-    public TcpGameServer(IGameStore store, IPEndPoint endpoint, long idleCollectBytes = RunOptions.DefaultIdleCollectBytes)
+    /// <param name="sessionLease">How long a player's session lasts unless renewed; <see cref="RunOptions.DefaultSessionLease"/> if null.</param>
+    public TcpGameServer(IGameStore store, IPEndPoint endpoint, long idleCollectBytes = RunOptions.DefaultIdleCollectBytes, TimeSpan? sessionLease = null)
     {
         _store = store;
         _listener = new TcpListener(endpoint);
         Writes = new WriteStats();
         Tracker = new WriteTracker(Writes, _ => CloseSessions());
         Ticks = new TickStats(TickPeriod);
-        _world = new World(store, Tracker);
+        _world = new World(store, Tracker, sessionLease ?? RunOptions.DefaultSessionLease);
         _loop = new TickLoop(_world.Tick, _world.Shutdown, Ticks, idleCollectBytes);
         _stop = new Lazy<Task>(() => Task.Run(StopCoreAsync));
     }
@@ -51,6 +52,9 @@ internal sealed class TcpGameServer : IAsyncDisposable
     public WriteTracker Tracker { get; }
 
     public int Online => _world.OnlineCount;
+
+    /// <summary>This run of the server, named in every session it writes.</summary>
+    public Guid RunId => _world.RunId;
 
     public void Start()
     {

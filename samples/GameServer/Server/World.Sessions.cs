@@ -5,10 +5,19 @@ using Stellar.Store.Samples.GameServer.Protocol;
 
 namespace Stellar.Store.Samples.GameServer.Server;
 
-/// <summary>Logins and logouts: an account is loaded off the tick, joins the world on it, and leaves with a final write.</summary>
+/// <summary>
+/// Logins and logouts: an account is loaded off the tick, joins the world on it, holds a session while online, and
+/// leaves with a final write.
+/// </summary>
 internal sealed partial class World
 {
     private const int MaxAccountLength = 32;
+
+    /// <summary>
+    /// Ticks between two writes of a session: a third of the lease, so that a renewal may come a whole period late and
+    /// the session still not lapse while its player is online.
+    /// </summary>
+    public static int SessionRenewalTicks(TimeSpan lease) => (int)Math.Max(1, lease.Ticks / TcpGameServer.TickPeriod.Ticks / 3);
 
     private void BeginLogin(Session session, GameProtocol.Login login)
     {
@@ -90,7 +99,10 @@ internal sealed partial class World
             // character that never had its position written (a crash came first) starts at a new spawn point.
             var owned = state.Items.ToDictionary(i => i.Id);
             var position = state.Position ?? Spawn(character.Id);
-            player = new Player(character, position, character.Inventory.Where(owned.ContainsKey).Select(id => owned[id]), state.BestScore, session);
+            player = new Player(character, position, character.Inventory.Where(owned.ContainsKey).Select(id => owned[id]), state.BestScore, session)
+            {
+                LoggedInUtc = now,
+            };
 
             // A plain write to a collection that units write too: safe because the account's creation unit, and every
             // unit of its last session, were stored before this login could begin (see LeaveWorld).
@@ -103,8 +115,7 @@ internal sealed partial class World
             // one unit, so a crash never leaves an account without its character or a character without its account.
             var id = NextId();
             var record = new CharacterRecord(id, loaded.Account, StartingGold, Array.Empty<long>());
-            player = new Player(record, Spawn(id), Array.Empty<ItemRecord>(), 0, session);
-            player.Moved = true;
+            player = new Player(record, Spawn(id), Array.Empty<ItemRecord>(), 0, session) { LoggedInUtc = now, Moved = true };
             write = Write(
                 new GameUnit()
                     .Insert(new AccountRecord(loaded.Account, id, 1, now))
@@ -117,15 +128,43 @@ internal sealed partial class World
         _online.Add(player.Name, player);
         _players.Add(player);
         Volatile.Write(ref _onlineCount, _players.Count);
-        ReplyWhenStored(write, WriteKind.Login, session, new GameProtocol.LoggedIn(loaded.RequestId, player.Id, player.Gold, player.Items.Count, created));
+        var reply = new GameProtocol.LoggedIn(loaded.RequestId, player.Id, player.Gold, player.Items.Count, created);
+        _writes.Track(write, WriteKind.Login, () =>
+        {
+            session.Send(reply);
+            Post(new Inbound.LoginStored(player));
+        });
+    }
+
+    /// <summary>
+    /// The first write of the player's session, once its login write is stored: for a new character that write is the
+    /// unit that creates it, and a session issued with it could be stored first (the store does not order a plain write
+    /// with a unit), so a crash between the two would leave a session of a character that does not exist.
+    /// </summary>
+    private void StartSession(Player player)
+    {
+        if (!ReferenceEquals(player.Session.Player, player))
+        {
+            return; // it left before its login was stored, and the logout deleted whatever session it had
+        }
+
+        player.HasSession = true;
+        WriteSession(player);
+    }
+
+    /// <summary>Writes the player's session with a fresh lease, not awaited.</summary>
+    private void WriteSession(Player player)
+    {
+        var write = _store.UpsertSessionAsync(new SessionRecord(player.Id, player.Name, player.LoggedInUtc, RunId), _sessionLease);
+        _writes.Track(write, WriteKind.Session, static () => { });
     }
 
     private PositionRecord Spawn(long characterId) =>
         new(characterId, _random.Next(WorldChunks.WorldSize), _random.Next(WorldChunks.WorldSize));
 
     /// <summary>
-    /// Writes the character's position and takes it out of the world; <paramref name="reply"/> follows once the position
-    /// and the character's last unit are stored.
+    /// Writes the character's position, deletes its session and takes it out of the world; <paramref name="reply"/>
+    /// follows once these writes and the character's last unit are stored.
     /// </summary>
     private void LeaveWorld(Player player, GameProtocol.Message? reply)
     {
@@ -136,9 +175,11 @@ internal sealed partial class World
 
         // Until these writes are stored, a new login of the account would read the state from before them, and its
         // account write could overtake the unit that created the account. Units are stored in order, so the last one
-        // that changed the character stands for all of them.
+        // that changed the character stands for all of them. The session's delete goes even when this login wrote no
+        // session yet (a crash may have left one of an earlier run, live until its lease ends); it follows every
+        // renewal, since plain writes to one collection are stored in the order they were issued.
         _busyAccounts.Add(player.Name);
-        var write = Task.WhenAll(_store.UpsertPositionAsync(player.ToPosition()), player.LastUnit);
+        var write = Task.WhenAll(_store.UpsertPositionAsync(player.ToPosition()), _store.DeleteSessionAsync(player.Id), player.LastUnit);
         var session = player.Session;
         var account = player.Name;
         _writes.Track(write, WriteKind.Logout, () =>

@@ -23,6 +23,8 @@ internal sealed partial class World
 
     private readonly IGameStore _store;
     private readonly WriteTracker _writes;
+    private readonly TimeSpan _sessionLease;
+    private readonly int _sessionRenewalTicks;
     private readonly Channel<Inbound> _inbox = Channel.CreateUnbounded<Inbound>(new UnboundedChannelOptions { SingleReader = true });
     private readonly Dictionary<string, Player> _online = new(StringComparer.Ordinal);
     private readonly List<Player> _players = new();
@@ -31,12 +33,20 @@ internal sealed partial class World
     private long _lastId;
     private int _onlineCount;
 
-    public World(IGameStore store, WriteTracker writes)
+    /// <param name="store">Where the game's state lives.</param>
+    /// <param name="writes">Follows the writes the tick issues.</param>
+    /// <param name="sessionLease">How long a session lasts unless renewed.</param>
+    public World(IGameStore store, WriteTracker writes, TimeSpan sessionLease)
     {
         _store = store;
         _writes = writes;
+        _sessionLease = sessionLease;
+        _sessionRenewalTicks = SessionRenewalTicks(sessionLease);
         _lastId = store.HighestId();
     }
+
+    /// <summary>This run of the server, named in every session it writes.</summary>
+    public Guid RunId { get; } = Guid.NewGuid();
 
     /// <summary>Characters online now (any thread).</summary>
     public int OnlineCount => Volatile.Read(ref _onlineCount);
@@ -52,13 +62,19 @@ internal sealed partial class World
             Handle(inbound);
         }
 
-        // Spread position writes over the second: each character has its own slot among the ticks.
+        // Spread position writes over the second, and session renewals over a third of the lease: each character has
+        // its own slot among the ticks.
         foreach (var player in _players)
         {
             if (player.Moved && (tick + player.Id) % PositionWriteTicks == 0)
             {
                 var write = _store.UpsertPositionAsync(player.ToPosition());
                 _writes.Track(write, WriteKind.Position, static () => { });
+            }
+
+            if (player.HasSession && (tick + player.Id) % _sessionRenewalTicks == 0)
+            {
+                WriteSession(player);
             }
         }
     }
@@ -95,6 +111,9 @@ internal sealed partial class World
                 break;
             case Inbound.LoginLoaded loaded:
                 CompleteLogin(loaded);
+                break;
+            case Inbound.LoginStored stored:
+                StartSession(stored.Player);
                 break;
             case Inbound.ChunkLoaded loaded:
                 ChunkArrived(loaded.Chunk);

@@ -4,6 +4,9 @@ namespace Stellar.Store.Samples.GameServer.Server;
 internal enum WriteKind
 {
     Login,
+
+    /// <summary>A session's lease, written once the login is stored and renewed while the player stays (its delete is part of the logout).</summary>
+    Session,
     Position,
     Loot,
     Craft,
