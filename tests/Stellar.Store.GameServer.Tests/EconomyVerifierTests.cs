@@ -35,6 +35,17 @@ public sealed class EconomyVerifierTests
 
     private readonly List<TradeRecord> _trades = [new(5, 1, 2, 10, 12, 11, 6, 7)];
 
+    // Both are online, held by the server run that crashed before this one.
+    private readonly List<SessionRecord> _sessions =
+    [
+        new(1, "a", DateTime.UnixEpoch, CrashedRun),
+        new(2, "b", DateTime.UnixEpoch, CrashedRun),
+    ];
+
+    private static Guid CrashedRun { get; } = new("00000000-0000-0000-0000-00000000c0de");
+
+    private static Guid StoppedRun { get; } = new("00000000-0000-0000-0000-0000000057a9");
+
     [Fact]
     public void Verify_WhenConsistent_PassesWithTotals()
     {
@@ -43,7 +54,7 @@ public sealed class EconomyVerifierTests
         Assert.True(result.Ok, string.Join("; ", result.Failures));
         Assert.Equal(200, result.TotalGold);
         Assert.Equal(200, result.LedgerSum);
-        Assert.Equal((2, 2, 2, 4, 1), (result.Accounts, result.Characters, result.Items, result.LedgerEntries, result.Trades));
+        Assert.Equal((2, 2, 2, 4, 1, 2), (result.Accounts, result.Characters, result.Items, result.LedgerEntries, result.Trades, result.Sessions));
     }
 
     [Fact]
@@ -121,6 +132,32 @@ public sealed class EconomyVerifierTests
         Assert.Equal(["acknowledged trade 42 is missing"], Verify(acknowledgedTrades: [5, 42]).Failures);
     }
 
-    private VerificationResult Verify(IReadOnlyCollection<long>? acknowledgedTrades = null) =>
-        EconomyVerifier.Verify(new EconomyState(_accounts, _characters, _items, _ledger, _trades), acknowledgedTrades);
+    [Fact]
+    public void Verify_WhenASessionNamesACharacterThatDoesNotExist_Fails()
+    {
+        _sessions.Add(new SessionRecord(9, "nobody", DateTime.UnixEpoch, CrashedRun));
+
+        Assert.Equal(["session of character 9 ('nobody'), which does not exist"], Verify().Failures);
+    }
+
+    [Fact]
+    public void Verify_WhenASessionNamesAnAccountOtherThanItsCharacters_Fails()
+    {
+        _sessions[1] = _sessions[1] with { Account = "a" };
+
+        Assert.Equal(["session of character 2 names account 'a', but the character belongs to 'b'"], Verify().Failures);
+    }
+
+    [Fact]
+    public void Verify_WhenASessionOfTheStoppedRunIsLive_FailsButLeavesThoseOfAnEarlierRun()
+    {
+        Assert.True(Verify(stoppedRun: StoppedRun).Ok);
+
+        _sessions[0] = _sessions[0] with { ServerRunId = StoppedRun };
+
+        Assert.Equal(["session of character 1 ('a') is live, though its server run stopped and every player logged out"], Verify(stoppedRun: StoppedRun).Failures);
+    }
+
+    private VerificationResult Verify(IReadOnlyCollection<long>? acknowledgedTrades = null, Guid? stoppedRun = null) =>
+        EconomyVerifier.Verify(new EconomyState(_accounts, _characters, _items, _ledger, _trades, _sessions), acknowledgedTrades, stoppedRun);
 }

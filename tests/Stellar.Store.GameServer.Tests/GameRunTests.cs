@@ -76,7 +76,7 @@ public sealed class GameRunTests : IDisposable
         Assert.True(result.Succeeded);
         var reopened = Assert.IsType<StoreVerification>(result.Reopened);
         var economy = reopened.Economy;
-        Assert.Equal(reopened.Accounts + reopened.Positions + reopened.Scores + reopened.Chunks + economy.Characters + economy.Items + economy.LedgerEntries + economy.Trades, result.Memory.LiveRecords);
+        Assert.Equal(reopened.Accounts + reopened.Positions + reopened.Scores + reopened.Chunks + economy.Characters + economy.Items + economy.LedgerEntries + economy.Trades + economy.Sessions, result.Memory.LiveRecords);
         Assert.True(result.Memory.ResidentBytes >= result.Memory.ManagedHeapBytes, "the resident set holds the managed heap");
     }
 

@@ -46,7 +46,8 @@ public sealed class LiveVerificationTests : IDisposable
                         cut.Of(collections.Characters).Query(),
                         cut.Of(collections.Items).Query(),
                         Delayed(cut.Of(collections.Ledger).Query()),
-                        cut.Of(collections.Trades).Query())));
+                        cut.Of(collections.Trades).Query(),
+                        cut.Of(collections.Sessions).Query())));
                 }
 
                 checks++;

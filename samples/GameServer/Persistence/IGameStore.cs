@@ -47,8 +47,11 @@ internal interface IGameStore : IAsyncDisposable
     /// <summary>The largest id used so far (every economy id and the accounts' character ids), to continue the id sequence.</summary>
     long HighestId();
 
-    /// <summary>The economy as of one consistent cut: every unit in it whole or not at all.</summary>
-    VerificationResult Verify(IReadOnlyCollection<long>? acknowledgedTrades = null);
+    /// <summary>
+    /// The economy and the live sessions as of one consistent cut: every unit in it whole or not at all. No session of
+    /// <paramref name="stoppedRun"/> (a server run that stopped cleanly) may be live.
+    /// </summary>
+    VerificationResult Verify(IReadOnlyCollection<long>? acknowledgedTrades = null, Guid? stoppedRun = null);
 
     /// <summary>Stores <paramref name="unit"/> atomically across its collections; a rejection stores nothing of it.</summary>
     Task WriteAsync(GameUnit unit);

@@ -92,15 +92,18 @@ internal sealed class MemoryGameStore : IGameStore
         }
     }
 
-    public VerificationResult Verify(IReadOnlyCollection<long>? acknowledgedTrades = null)
+    public VerificationResult Verify(IReadOnlyCollection<long>? acknowledgedTrades = null, Guid? stoppedRun = null)
     {
+        // The sessions first: one is written only once its character's creation is applied, so the economy read after
+        // holds the character of every session read here.
+        var sessions = LiveSessions().ToList();
         EconomyState state;
         lock (_economyLock)
         {
-            state = new EconomyState(_accounts.Values.ToList(), _characters.Values.ToList(), _items.Values.ToList(), _ledger.Values.ToList(), _trades.Values.ToList());
+            state = new EconomyState(_accounts.Values.ToList(), _characters.Values.ToList(), _items.Values.ToList(), _ledger.Values.ToList(), _trades.Values.ToList(), sessions);
         }
 
-        return EconomyVerifier.Verify(state, acknowledgedTrades);
+        return EconomyVerifier.Verify(state, acknowledgedTrades, stoppedRun);
     }
 
     public Task WriteAsync(GameUnit unit)

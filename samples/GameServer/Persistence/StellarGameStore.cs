@@ -91,14 +91,15 @@ internal sealed class StellarGameStore : IGameStore
         }.Max();
     }
 
-    public VerificationResult Verify(IReadOnlyCollection<long>? acknowledgedTrades = null) =>
-        Verify(_store, _collections, acknowledgedTrades);
+    public VerificationResult Verify(IReadOnlyCollection<long>? acknowledgedTrades = null, Guid? stoppedRun = null) =>
+        Verify(_store, _collections, acknowledgedTrades, stoppedRun);
 
     /// <summary>
     /// Verifies the economy through one store snapshot: read collection by collection without it, a unit committed
-    /// between two reads would show half (a character's new gold without its ledger entry).
+    /// between two reads would show half (a character's new gold without its ledger entry). The snapshot reads the
+    /// sessions at the time it was taken.
     /// </summary>
-    internal static VerificationResult Verify(StellarStore store, GameCollections collections, IReadOnlyCollection<long>? acknowledgedTrades)
+    internal static VerificationResult Verify(StellarStore store, GameCollections collections, IReadOnlyCollection<long>? acknowledgedTrades, Guid? stoppedRun)
     {
         using var cut = store.Snapshot();
         var state = new EconomyState(
@@ -106,8 +107,9 @@ internal sealed class StellarGameStore : IGameStore
             cut.Of(collections.Characters).Query(),
             cut.Of(collections.Items).Query(),
             cut.Of(collections.Ledger).Query(),
-            cut.Of(collections.Trades).Query());
-        return EconomyVerifier.Verify(state, acknowledgedTrades);
+            cut.Of(collections.Trades).Query(),
+            cut.Of(collections.Sessions).Query());
+        return EconomyVerifier.Verify(state, acknowledgedTrades, stoppedRun);
     }
 
     public Task WriteAsync(GameUnit unit) => _store.WriteAsync(tx =>

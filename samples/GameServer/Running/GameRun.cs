@@ -56,7 +56,8 @@ internal static class GameRun
             memoryReport = MemoryReport.Measure(gc, store.LiveRecords);
 
             // The live state first, through one consistent cut of the open store; then, below, as a reopen recovers it.
-            live = store.Verify(bots.AcknowledgedTrades);
+            // Shutdown logged out every player still online, so no session of this run may be left.
+            live = store.Verify(bots.AcknowledgedTrades, server.RunId);
         }
         finally
         {
@@ -69,7 +70,7 @@ internal static class GameRun
         var verification = live;
         if (storeDirectory is not null)
         {
-            reopened = await StoreVerifier.VerifyAsync(data.Path, bots.AcknowledgedTrades).ConfigureAwait(false);
+            reopened = await StoreVerifier.VerifyAsync(data.Path, bots.AcknowledgedTrades, server.RunId).ConfigureAwait(false);
             verification = reopened.Economy;
         }
 

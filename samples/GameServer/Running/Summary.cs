@@ -31,6 +31,8 @@ internal static class Summary
         output.WriteLine($"writes/s       {writes.Total / seconds:N0} acknowledged: {kinds}");
         output.WriteLine($"leaderboard    {writes.LeaderboardQueries:N0} top-{TcpGameServer.LeaderboardSize} queries on snapshots while writes went on");
         output.WriteLine($"trades         {bots.AcknowledgedTrades.Count:N0} acknowledged to bots (each after its atomic write completed)");
+        var renewal = World.SessionRenewalTicks(options.SessionLease) * TcpGameServer.TickPeriod;
+        output.WriteLine($"sessions       {writes.Of(WriteKind.Session):N0} written or renewed: a lease of {options.SessionLease.TotalSeconds:N0} s, renewed every {renewal.TotalSeconds:N1} s while online, deleted at logout");
         var memory = result.Memory;
         output.WriteLine($"memory         resident {Format.Bytes(memory.ResidentAtStartBytes)} at the start of play, {Format.Bytes(memory.ResidentBytes)} at the end: managed heap {Format.Bytes(memory.ManagedHeapBytes)} live " +
             $"(after a full collection) for {memory.LiveRecords:N0} live records ({memory.HeapBytesPerRecord:N0} B of heap per record, server and bots included), " +
@@ -71,7 +73,7 @@ internal static class Summary
     {
         output.WriteLine($"verification   {where}: {(v.Ok ? "OK" : "FAILED")}");
         output.WriteLine($"               {v.Accounts:N0} accounts each with its character; gold {v.TotalGold:N0} = ledger sum {v.LedgerSum:N0} over {v.LedgerEntries:N0} entries, {v.Characters:N0} characters; " +
-            $"{v.Items:N0} items each in exactly one inventory; {v.Trades:N0} trades each with both ledger legs");
+            $"{v.Items:N0} items each in exactly one inventory; {v.Trades:N0} trades each with both ledger legs; {v.Sessions:N0} live sessions, none of this run (every player logged out)");
         foreach (var failure in v.Failures)
         {
             output.WriteLine($"  FAILED: {failure}");

@@ -24,6 +24,7 @@ internal static class VerifyMode
             $"{verification.Accounts:N0} accounts, {verification.Positions:N0} positions, {verification.Scores:N0} scores, {verification.Chunks:N0} chunks");
         output.WriteLine("read through one store snapshot: every unit across collections is in it whole or not at all");
         output.WriteLine($"{v.Accounts:N0} accounts each with its character; gold {v.TotalGold:N0} = ledger sum {v.LedgerSum:N0} over {v.LedgerEntries:N0} entries, {v.Characters:N0} characters, {v.Items:N0} items, {v.Trades:N0} trades");
+        output.WriteLine($"{v.Sessions:N0} live sessions, each of a stored character (a crashed server's lapse at the end of their lease)");
         foreach (var failure in v.Failures)
         {
             output.WriteLine($"FAILED: {failure}");

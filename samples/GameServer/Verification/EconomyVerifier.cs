@@ -11,20 +11,27 @@ namespace Stellar.Store.Samples.GameServer.Verification;
 /// <item>items: every item is in exactly one inventory, its owner's, and every inventory entry is an item that exists;</item>
 /// <item>trades: every trade has both ledger legs (paid and received, same amount, the right characters), and every
 /// ledger entry of a trade has its trade, so no trade is half applied;</item>
-/// <item>optionally, every trade id in a given list (the trades the server acknowledged) is there.</item>
+/// <item>sessions: every live session names a character that exists, under its account;</item>
+/// <item>optionally, every trade id in a given list (the trades the server acknowledged) is there;</item>
+/// <item>optionally, no session of a given server run is live: the run stopped cleanly, so each of its players
+/// logged out (a crashed run's sessions stay live until their lease ends).</item>
 /// </list>
 /// </summary>
 internal static class EconomyVerifier
 {
     private const int DescribedFailures = 20;
 
-    public static VerificationResult Verify(EconomyState state, IReadOnlyCollection<long>? acknowledgedTrades = null)
+    /// <param name="state">The records, as of one consistent cut.</param>
+    /// <param name="acknowledgedTrades">Trades the server acknowledged, which must be there.</param>
+    /// <param name="stoppedRun">A server run that stopped cleanly, none of whose sessions may be live.</param>
+    public static VerificationResult Verify(EconomyState state, IReadOnlyCollection<long>? acknowledgedTrades = null, Guid? stoppedRun = null)
     {
         var accounts = state.Accounts.ToDictionary(a => a.Name, StringComparer.Ordinal);
         var characters = state.Characters.ToDictionary(c => c.Id);
         var items = state.Items.ToDictionary(i => i.Id);
         var ledger = state.Ledger.ToDictionary(l => l.Id);
         var trades = state.Trades.ToDictionary(t => t.Id);
+        var sessions = state.Sessions.ToList();
 
         var failures = new List<string>();
         var count = 0;
@@ -40,6 +47,7 @@ internal static class EconomyVerifier
         CheckGold(characters, ledger, Fail);
         CheckItems(characters, items, Fail);
         CheckTrades(trades, ledger, Fail);
+        CheckSessions(sessions, characters, stoppedRun, Fail);
         foreach (var tradeId in acknowledgedTrades ?? [])
         {
             if (!trades.ContainsKey(tradeId))
@@ -48,7 +56,7 @@ internal static class EconomyVerifier
             }
         }
 
-        return new VerificationResult(failures, count, accounts.Count, characters.Count, items.Count, ledger.Count, trades.Count,
+        return new VerificationResult(failures, count, accounts.Count, characters.Count, items.Count, ledger.Count, trades.Count, sessions.Count,
             characters.Values.Sum(c => c.Gold), ledger.Values.Sum(l => l.Delta));
     }
 
@@ -130,6 +138,26 @@ internal static class EconomyVerifier
         foreach (var item in items.Values.Where(i => !carriedBy.ContainsKey(i.Id)))
         {
             fail($"item {item.Id} (owner {item.OwnerId}) is in no inventory");
+        }
+    }
+
+    private static void CheckSessions(List<SessionRecord> sessions, Dictionary<long, CharacterRecord> characters, Guid? stoppedRun, Action<string> fail)
+    {
+        foreach (var session in sessions)
+        {
+            if (!characters.TryGetValue(session.CharacterId, out var character))
+            {
+                fail($"session of character {session.CharacterId} ('{session.Account}'), which does not exist");
+            }
+            else if (character.Name != session.Account)
+            {
+                fail($"session of character {session.CharacterId} names account '{session.Account}', but the character belongs to '{character.Name}'");
+            }
+
+            if (session.ServerRunId == stoppedRun)
+            {
+                fail($"session of character {session.CharacterId} ('{session.Account}') is live, though its server run stopped and every player logged out");
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 namespace Stellar.Store.Samples.GameServer.Verification;
 
-/// <summary>What <see cref="EconomyVerifier"/> found: counts, and every broken invariant (the first few described).</summary>
+/// <summary>What <see cref="EconomyVerifier"/> found: counts (of sessions, the live ones), and every broken invariant (the first few described).</summary>
 internal sealed record VerificationResult(
     IReadOnlyList<string> Failures,
     int FailureCount,
@@ -9,6 +9,7 @@ internal sealed record VerificationResult(
     int Items,
     int LedgerEntries,
     int Trades,
+    int Sessions,
     long TotalGold,
     long LedgerSum)
 {
