@@ -1,5 +1,7 @@
 using System.Diagnostics;
+using System.Globalization;
 using Stellar.Store.Samples.GameServer.Bots;
+using Stellar.Store.Samples.GameServer.Persistence;
 using Stellar.Store.Samples.GameServer.Verification;
 
 namespace Stellar.Store.GameServer.Tests;
@@ -9,7 +11,8 @@ namespace Stellar.Store.GameServer.Tests;
 /// play, while units across the accounts, characters, items, ledger and trades collections are in flight. The
 /// reopened store must hold no part of a unit without the rest: gold equals the ledger, every item is in exactly one
 /// inventory, every ledger leg has its trade, every account its character; and every trade the server acknowledged
-/// before it died is there.
+/// before it died is there. The sessions of the players who were online stay behind, each of a stored character,
+/// until their lease ends.
 /// </summary>
 public sealed class KillTests : IDisposable
 {
@@ -30,12 +33,43 @@ public sealed class KillTests : IDisposable
         }
     }
 
+    [Fact]
+    public async Task Server_WhenKilledMidPlay_LeavesSessionsOfStoredCharactersThatLapseWhenTheirLeaseEnds()
+    {
+        var lease = TimeSpan.FromMinutes(10);
+        var acknowledged = await KillMidPlayAsync(tradesBeforeKill: 10, "--session-lease", lease.TotalSeconds.ToString("F0", CultureInfo.InvariantCulture));
+
+        // Reopened at once, the store holds the sessions of the players who were online (the verifier checks that each
+        // names a stored character); reopened with the clock past every lease, none, and no code removed them.
+        var economy = (await StoreVerifier.VerifyAsync(_dir.Path, acknowledged)).Economy;
+        Assert.True(economy.Ok, string.Join(Environment.NewLine, economy.Failures));
+        Assert.True(economy.Sessions > 0, "no session was left by the players who were online");
+
+        var clock = new TestClock(DateTimeOffset.UtcNow + lease);
+        var store = await StellarStore.OpenAsync(_dir.Path, StellarGameStore.Options(Durability.WriteThrough, clock));
+        await using var game = await StellarGameStore.OverAsync(store);
+        var later = game.Verify(acknowledged);
+        Assert.True(later.Ok, string.Join(Environment.NewLine, later.Failures));
+        Assert.Equal((0, economy.Characters, economy.TotalGold), (later.Sessions, later.Characters, later.TotalGold));
+    }
+
     private async Task KillMidPlayAndVerifyAsync(int tradesBeforeKill)
+    {
+        var acknowledged = await KillMidPlayAsync(tradesBeforeKill);
+        var verification = await StoreVerifier.VerifyAsync(_dir.Path, acknowledged);
+        var economy = verification.Economy;
+        Assert.True(economy.Ok, string.Join(Environment.NewLine, economy.Failures));
+        Assert.True(economy.Trades >= acknowledged.Length);
+        Assert.True(economy.Accounts > 0 && economy.Accounts == economy.Characters, $"{economy.Accounts} accounts, {economy.Characters} characters");
+    }
+
+    /// <summary>Runs the server with <paramref name="arguments"/> and 20 bots, kills it once the bots have <paramref name="tradesBeforeKill"/> trades acknowledged, and returns those.</summary>
+    private async Task<long[]> KillMidPlayAsync(int tradesBeforeKill, params string[] arguments)
     {
         var report = new BotReport();
         using var stopBots = new CancellationTokenSource();
         Task bots;
-        using (var server = GameServerProcess.Start("--serve", "--port", "0", "--data", _dir.Path, "--durability", "WriteThrough"))
+        using (var server = GameServerProcess.Start(["--serve", "--port", "0", "--data", _dir.Path, "--durability", "WriteThrough", .. arguments]))
         {
             var endpoint = await server.WaitUntilListeningAsync(StartTimeout);
             bots = BotDriver.RunAsync(endpoint, 20, TimeSpan.FromMinutes(10), report, stopBots.Token);
@@ -56,12 +90,6 @@ public sealed class KillTests : IDisposable
         stopBots.CancelAfter(PlayTimeout);
         await bots.WaitAsync(PlayTimeout + PlayTimeout);
         Assert.True(report.LostConnections > 0, "the kill landed after play ended");
-
-        var acknowledged = report.AcknowledgedTrades.ToArray();
-        var verification = await StoreVerifier.VerifyAsync(_dir.Path, acknowledged);
-        var economy = verification.Economy;
-        Assert.True(economy.Ok, string.Join(Environment.NewLine, economy.Failures));
-        Assert.True(economy.Trades >= acknowledged.Length);
-        Assert.True(economy.Accounts > 0 && economy.Accounts == economy.Characters, $"{economy.Accounts} accounts, {economy.Characters} characters");
+        return report.AcknowledgedTrades.ToArray();
     }
 }
