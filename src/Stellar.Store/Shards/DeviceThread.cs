@@ -45,7 +45,10 @@ internal sealed class DeviceThread : IDisposable
         return done.Task;
     }
 
-    /// <summary>Lets the work queued so far finish, then ends the thread.</summary>
+    /// <summary>
+    /// Lets the work queued so far finish, then ends the thread. Called on the thread itself (by a continuation of its
+    /// work that ran there), it cannot wait for itself: the thread ends once the current item returns.
+    /// </summary>
     public void Dispose()
     {
         Thread? thread;
@@ -58,6 +61,12 @@ internal sealed class DeviceThread : IDisposable
 
             _queue.CompleteAdding();
             thread = _thread;
+        }
+
+        if (ReferenceEquals(thread, Thread.CurrentThread))
+        {
+            // The loop still reads the queue once this item returns, so the queue stays undisposed.
+            return;
         }
 
         thread?.Join();

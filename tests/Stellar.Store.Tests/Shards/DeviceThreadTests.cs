@@ -43,4 +43,24 @@ public sealed class DeviceThreadTests
         await Task.WhenAll(first, second, disposing).WaitAsync(Patience);
         await Assert.ThrowsAsync<ObjectDisposedException>(() => device.RunAsync(() => { }));
     }
+
+    [Fact]
+    public async Task Dispose_OnTheDeviceThreadItself_EndsItWithoutWaitingForItself()
+    {
+        // A continuation of the thread's work may run on it (its outcome is reported there) and dispose it, as a test's
+        // continuation did: joining itself would never return.
+        var device = new DeviceThread("test-device");
+        using var queued = new ManualResetEventSlim();
+        var disposedOnItself = device.RunAsync(() =>
+        {
+            queued.Wait(Patience);
+            device.Dispose();
+        });
+        var queuedBefore = device.RunAsync(() => { });
+        queued.Set();
+
+        await Task.WhenAll(disposedOnItself, queuedBefore).WaitAsync(Patience);
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => device.RunAsync(() => { }));
+        device.Dispose();
+    }
 }
