@@ -41,6 +41,46 @@ public sealed class ExpiryTests : IDisposable
         }
     }
 
+    [Theory]
+    [InlineData(Compression.None, false)]
+    [InlineData(Compression.Lz4, false)]
+    [InlineData(Compression.Lz4, true)]
+    public async Task ExpiryTime_SurvivesAReopenCompressedAndEncrypted(Compression compression, bool encrypted)
+    {
+        var options = new StoreOptions
+        {
+            Clock = _clock,
+            ExpirySweepInterval = Timeout.InfiniteTimeSpan,
+            Compression = compression,
+            EncryptionKey = encrypted ? Enumerable.Range(1, 32).Select(i => (byte)i).ToArray() : null,
+            LargeValueThreshold = 1024,
+        };
+        var ends = _clock.GetUtcNow() + TimeSpan.FromMinutes(10);
+        var large = new Player(3, new string('l', 5_000), 1, 1);
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var sessions = store.GetCollection<int, Player>("sessions", p => p.Id);
+            await sessions.UpsertAsync(new Player(1, new string('s', 200), 1, 1), TimeSpan.FromMinutes(10));
+            await sessions.UpsertAsync(new Player(2, "forever", 1, 1));
+            await sessions.UpsertAsync(large, TimeSpan.FromMinutes(10));
+        }
+
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var sessions = store.GetCollection<int, Player>("sessions", p => p.Id);
+            Assert.Equal(ends, sessions.ExpiresAt(1));
+            Assert.Equal(ends, sessions.ExpiresAt(3));
+            Assert.Equal(large, sessions.Get(3));
+            Assert.Null(sessions.ExpiresAt(2));
+            Assert.Equal(3, sessions.Count);
+
+            _clock.Advance(TimeSpan.FromMinutes(11));
+            Assert.Null(sessions.Get(1));
+            Assert.Null(sessions.Get(3));
+            Assert.Equal(1, sessions.Count);
+        }
+    }
+
     [Fact]
     public async Task IdleCollection_WriterRemovesExpiredRecordsOnItsOwn()
     {
