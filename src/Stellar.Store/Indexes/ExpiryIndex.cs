@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Runtime.InteropServices;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store.Indexes;
@@ -14,20 +13,17 @@ namespace Stellar.Store.Indexes;
 /// <para>Why this shape: an expired record stays stored until the writer removes it with a delete record (so that a
 /// reopen agrees), and readers must not see it meanwhile; the entries of this index carry the versions they are
 /// visible at, so an answer is exact at any pinned version. A collection whose records never expire keeps it empty and
-/// pays one flag test per write.</para>
+/// pays one flag test per write. Each expiring version keeps its own entry (<see cref="ExpiringVersionNode{TValue}.ExpiryEntry"/>),
+/// so the write that replaces it finds the entry without a table of its own.</para>
 /// <para>Thread safety: as <see cref="OrderedIndex{TIndexKey,TKey,TValue}"/>: maintenance is the writer's, reads are
 /// lock-free from any thread.</para>
 /// </remarks>
 internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValue>
     where TKey : notnull
 {
-    /// <summary>Writer only: each expiring record's current entry, by its node in the list.</summary>
-    private readonly Dictionary<TKey, SkipList<IndexEntry<long, TKey, TValue>>.Node> _current;
-
-    public ExpiryIndex(IEqualityComparer<TKey>? keyEquality)
+    public ExpiryIndex()
         : base(string.Empty, "expiry", Comparer<long>.Default, NoKeyOrder<TKey>.Instance)
     {
-        _current = new Dictionary<TKey, SkipList<IndexEntry<long, TKey, TValue>>.Node>(keyEquality);
         Built(0);
     }
 
@@ -55,7 +51,7 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
         entries.Sort(Order);
         foreach (var node in Entries.Load(entries))
         {
-            _current[node.Item.Key] = node;
+            ((ExpiringVersionNode<TValue>)node.Item.Node!).ExpiryEntry = node;
         }
 
         Built(version);
@@ -64,30 +60,28 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
 
     public override void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
     {
+        // The version this one replaced is the next in its chain, and holds the record's current entry if it expires.
+        var current = node?.Next is ExpiringVersionNode<TValue> replaced
+            ? (SkipList<IndexEntry<long, TKey, TValue>>.Node?)replaced.ExpiryEntry
+            : null;
         var expiresAt = deleted || node is null ? 0 : node.ExpiresAt;
-        if (expiresAt == 0)
+        if (current is not null)
         {
-            if (_current.Count > 0 && _current.Remove(key, out var ended))
+            if (current.Item.IndexKey == expiresAt)
             {
-                End(ended, version);
-            }
-
-            return;
-        }
-
-        ref var current = ref CollectionsMarshal.GetValueRefOrAddDefault(_current, key, out var exists);
-        if (exists)
-        {
-            if (current!.Item.IndexKey == expiresAt)
-            {
+                // Same time: the entry stays, and leads to the new version.
                 current.Item.Refer(node!);
+                ((ExpiringVersionNode<TValue>)node!).ExpiryEntry = current;
                 return;
             }
 
             End(current, version);
         }
 
-        current = Entries.Add(NewEntry(expiresAt, key, version, node!));
+        if (expiresAt != 0)
+        {
+            ((ExpiringVersionNode<TValue>)node!).ExpiryEntry = Entries.Add(NewEntry(expiresAt, key, version, node!));
+        }
     }
 
     /// <summary>

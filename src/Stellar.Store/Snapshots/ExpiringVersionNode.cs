@@ -19,6 +19,12 @@ internal sealed class ExpiringVersionNode<TValue> : VersionNode<TValue>
     /// <summary>When the record expires, in UTC ticks (greater than 0).</summary>
     public long Expiry { get; }
 
+    /// <summary>
+    /// Writer only: this version's entry in the collection's expiry index (a list node of
+    /// <see cref="Indexes.ExpiryIndex{TKey,TValue}"/>), so that the write replacing it finds the entry without a lookup.
+    /// </summary>
+    public object? ExpiryEntry { get; set; }
+
     /// <summary>Where the value is now, when it is on disk; a compaction swaps in a new place while readers read.</summary>
     public ValueLocation? CurrentLocation
     {

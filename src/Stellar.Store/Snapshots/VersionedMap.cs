@@ -53,7 +53,7 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable
     {
         _chains = new HeadTable<TKey, TValue>(comparer, capacity);
         Clock = clock ?? TimeProvider.System;
-        Expiry = new ExpiryIndex<TKey, TValue>(comparer);
+        Expiry = new ExpiryIndex<TKey, TValue>();
     }
 
     /// <summary>The records that expire, by when: kept in step with every version applied (see <see cref="ExpiryIndex{TKey,TValue}"/>).</summary>
