@@ -190,6 +190,25 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     public Task UpsertAsync(TValue value, TimeSpan expiresAfter, CancellationToken cancellationToken = default) =>
         SubmitValueAsync(WriteKind.Upsert, value, cancellationToken, expiresAfter);
 
+    /// <summary>
+    /// Inserts <paramref name="value"/> as a record that expires at <paramref name="expiresAt"/>, which must be in the
+    /// future; otherwise as <see cref="InsertAsync(TValue, TimeSpan, CancellationToken)"/>.
+    /// </summary>
+    /// <remarks>Thread safety: any thread. Durable as <see cref="InsertAsync(TValue, CancellationToken)"/>, with its expiry time.</remarks>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAt"/> is not after now (by the store's clock).</exception>
+    public Task InsertAsync(TValue value, DateTimeOffset expiresAt, CancellationToken cancellationToken = default) =>
+        SubmitValueAsync(WriteKind.Insert, value, cancellationToken, expiresAt: expiresAt);
+
+    /// <summary>
+    /// Inserts <paramref name="value"/> or replaces the value under its key, as a record that expires at
+    /// <paramref name="expiresAt"/>, which must be in the future: a change to an auction that keeps its end (a write
+    /// without an expiry would make a record that never expires).
+    /// </summary>
+    /// <remarks>Thread safety: any thread. Durable as <see cref="UpsertAsync(TValue, CancellationToken)"/>, with its expiry time.</remarks>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAt"/> is not after now (by the store's clock).</exception>
+    public Task UpsertAsync(TValue value, DateTimeOffset expiresAt, CancellationToken cancellationToken = default) =>
+        SubmitValueAsync(WriteKind.Upsert, value, cancellationToken, expiresAt: expiresAt);
+
     /// <summary>When the record under <paramref name="key"/> expires, or null when it never does or is missing (expired included).</summary>
     /// <remarks>Thread safety: any thread, lock-free, as <see cref="TryGet"/>.</remarks>
     public DateTimeOffset? ExpiresAt(TKey key) =>
@@ -352,6 +371,18 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
         return now + expiresAfter.Ticks;
     }
 
+    /// <summary>The expiry time <paramref name="expiresAt"/> in UTC ticks, once checked to be after now.</summary>
+    internal long ExpiryAt(DateTimeOffset expiresAt)
+    {
+        var ticks = expiresAt.UtcTicks;
+        if (ticks <= _map.Now)
+        {
+            throw new ArgumentOutOfRangeException(nameof(expiresAt), expiresAt, "The expiry time is not in the future: the record would be expired before it is stored.");
+        }
+
+        return ticks;
+    }
+
     /// <summary>
     /// Upserts <paramref name="value"/> for the store itself, also while it closes: the unit log's decisions of the rounds
     /// a close waits for. The writer refuses it only once it was closed.
@@ -365,12 +396,14 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
 
     long IBatchEncoder<TKey, TValue>.ExpiryOf(TimeSpan expiresAfter) => ExpiryOf(expiresAfter);
 
-    private async Task SubmitValueAsync(WriteKind kind, TValue value, CancellationToken cancellationToken, TimeSpan? expiresAfter = null)
+    long IBatchEncoder<TKey, TValue>.ExpiryAt(DateTimeOffset expiresAt) => ExpiryAt(expiresAt);
+
+    private async Task SubmitValueAsync(WriteKind kind, TValue value, CancellationToken cancellationToken, TimeSpan? expiresAfter = null, DateTimeOffset? expiresAt = null)
     {
         ArgumentNullException.ThrowIfNull(value);
         cancellationToken.ThrowIfCancellationRequested();
-        var expiresAt = expiresAfter is { } after ? ExpiryOf(after) : 0;
-        await SubmitAsync(Encode(kind, KeyOf(value), value, expiresAt), cancellationToken).ConfigureAwait(false);
+        var expiry = expiresAfter is { } after ? ExpiryOf(after) : expiresAt is { } at ? ExpiryAt(at) : 0;
+        await SubmitAsync(Encode(kind, KeyOf(value), value, expiry), cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>

@@ -19,4 +19,7 @@ internal interface IBatchEncoder<TKey, TValue>
 
     /// <summary>When a record written now expires if it expires <paramref name="expiresAfter"/> from now (UTC ticks).</summary>
     long ExpiryOf(TimeSpan expiresAfter);
+
+    /// <summary>The expiry time <paramref name="expiresAt"/> in UTC ticks, once checked to be in the future.</summary>
+    long ExpiryAt(DateTimeOffset expiresAt);
 }

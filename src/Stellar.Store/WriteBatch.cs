@@ -40,6 +40,17 @@ public sealed class WriteBatch<TKey, TValue>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAfter"/> is not positive, or ends after the last representable time.</exception>
     public WriteBatch<TKey, TValue> Upsert(TValue value, TimeSpan expiresAfter) => Add(WriteKind.Upsert, value, _collection.ExpiryOf(expiresAfter));
 
+    /// <summary>Adds an insert of a record that expires at <paramref name="expiresAt"/>, which must be in the future.</summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAt"/> is not after now (by the store's clock).</exception>
+    public WriteBatch<TKey, TValue> Insert(TValue value, DateTimeOffset expiresAt) => Add(WriteKind.Insert, value, _collection.ExpiryAt(expiresAt));
+
+    /// <summary>
+    /// Adds an insert-or-replace of a record that expires at <paramref name="expiresAt"/>, which must be in the future:
+    /// a change to an auction that keeps its end.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAt"/> is not after now (by the store's clock).</exception>
+    public WriteBatch<TKey, TValue> Upsert(TValue value, DateTimeOffset expiresAt) => Add(WriteKind.Upsert, value, _collection.ExpiryAt(expiresAt));
+
     /// <summary>Adds a delete; deleting a missing key is allowed and changes nothing.</summary>
     public WriteBatch<TKey, TValue> Delete(TKey key)
     {

@@ -194,6 +194,34 @@ public sealed class ExpiryTests : IDisposable
     }
 
     [Fact]
+    public async Task WriteWithAnExpiryTime_KeepsTheRecordsEnd_WhereAWriteWithoutOneWouldMakeItLastForever()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path, Options(Timeout.InfiniteTimeSpan));
+        var auctions = store.GetCollection<int, Player>("auctions", p => p.Id);
+        var ends = _clock.GetUtcNow() + TimeSpan.FromMinutes(30);
+        await auctions.InsertAsync(new Player(1, "sword", 1, 100), ends);
+        await auctions.WriteAsync(b => b.Insert(new Player(2, "bow", 1, 10), ends).Upsert(new Player(3, "axe", 1, 5), ends));
+
+        // A bid changes the price and keeps the end; a write without an expiry keeps the record for good.
+        _clock.Advance(TimeSpan.FromMinutes(10));
+        await auctions.UpsertAsync(new Player(1, "sword", 1, 150), ends);
+        await auctions.WriteAsync(b => b.Upsert(new Player(2, "bow", 1, 20), ends));
+        await auctions.UpsertAsync(new Player(3, "axe", 1, 6));
+        Assert.Equal(ends, auctions.ExpiresAt(1));
+        Assert.Equal(ends, auctions.ExpiresAt(2));
+        Assert.Null(auctions.ExpiresAt(3));
+
+        _clock.Advance(TimeSpan.FromMinutes(21));
+        Assert.Null(auctions.Get(1));
+        Assert.Null(auctions.Get(2));
+        Assert.Equal(new Player(3, "axe", 1, 6), auctions.Get(3));
+
+        var past = await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => auctions.UpsertAsync(new Player(4, "past", 1, 1), _clock.GetUtcNow()));
+        Assert.Equal("expiresAt", past.ParamName);
+        Assert.Equal(1, auctions.Count);
+    }
+
+    [Fact]
     public async Task InvalidExpiry_IsRejectedWithTheArgumentNamed_AndNothingIsStored()
     {
         await using var store = await StellarStore.OpenAsync(_dir.Path, Options(Timeout.InfiniteTimeSpan));
