@@ -31,11 +31,7 @@ public class IndexMaintenanceBenchmarks : StoreBenchmark
     public void GlobalSetup()
     {
         _records = Data.SmallRange(PointReadBenchmarks.StoreRecords).ToArray();
-        var random = new Random(42);
-        _writes = Enumerable.Range(0, Scale.Ops(Writes))
-            .Select(_ => _records[random.Next(_records.Length)])
-            .Select(r => new SmallRecord { Id = r.Id, Name = r.Name + "'", Score = r.Score + 1, LastSeen = r.LastSeen.AddMinutes(1) })
-            .ToArray();
+        _writes = Data.RandomUpdates(_records, Scale.Ops(Writes), renamed: true);
     }
 
     [IterationSetup]

@@ -42,7 +42,7 @@ public class ConcurrentWriteBenchmarks : StoreBenchmark
         _records = Data.SmallRange(Scale.Ops(Writes)).ToArray();
         _writes = Op == WriteOp.Insert
             ? _records
-            : _records.Select(r => new SmallRecord { Id = r.Id, Name = r.Name, Score = r.Score + 1, LastSeen = r.LastSeen.AddMinutes(1) }).ToArray();
+            : _records.Select(r => Data.Next(r)).ToArray();
     }
 
     [IterationSetup(Target = nameof(LiteDb_Fsync))]

@@ -41,6 +41,23 @@ public static class Data
         }
     }
 
+    /// <summary>
+    /// The next version of <paramref name="record"/>: a score one higher, seen a minute later, and with
+    /// <paramref name="renamed"/> a new name (so that an index on the name moves it too).
+    /// </summary>
+    public static SmallRecord Next(SmallRecord record, bool renamed = false) =>
+        new() { Id = record.Id, Name = renamed ? record.Name + "'" : record.Name, Score = record.Score + 1, LastSeen = record.LastSeen.AddMinutes(1) };
+
+    /// <summary>
+    /// <paramref name="count"/> updates of records picked at random (seeded) from <paramref name="records"/>, each the
+    /// <see cref="Next"/> version of the record it picked.
+    /// </summary>
+    public static SmallRecord[] RandomUpdates(SmallRecord[] records, int count, bool renamed)
+    {
+        var random = new Random(42);
+        return Enumerable.Range(0, count).Select(_ => Next(records[random.Next(records.Length)], renamed)).ToArray();
+    }
+
     /// <summary>Large record number <paramref name="id"/> with about <paramref name="textBytes"/> bytes of text.</summary>
     public static LargeRecord Large(int id, int textBytes = 2048)
     {
