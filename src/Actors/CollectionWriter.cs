@@ -149,7 +149,7 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
     private bool CommitGroup()
     {
         _busy = true;
-        var commit = _sink.CommitAsync();
+        var commit = _sink.CommitAsync(_writing is { } part ? PlacedCallback(part) : null);
         if (!commit.IsCompleted)
         {
             commit.ContinueWith(
@@ -165,6 +165,10 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
 
         return GroupDone(commit.IsCompletedSuccessfully ? null : FailureOf(commit));
     }
+
+    /// <summary>Tells the coordinator where the part went, as soon as it is known: its decision is recorded while the part is made durable.</summary>
+    private static Action<IReadOnlyList<PartBlock>> PlacedCallback(WriterProtocol.Prepare<TWrite> part) =>
+        blocks => part.Coordinator.Tell(new UnitProtocol.PartPlaced(part.Round, part.Participant, blocks));
 
     private static Exception FailureOf(Task task) => task.Exception?.GetBaseException() ?? new TaskCanceledException(task);
 

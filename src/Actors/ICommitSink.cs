@@ -29,9 +29,12 @@ internal interface ICommitSink<in TWrite, TResult>
 
     /// <summary>
     /// Writes every staged write as one group, makes it as durable as the store's mode promises, and publishes
-    /// it to readers. Throws when the outcome is uncertain (an I/O failure); the sink is then unusable.
+    /// it to readers. Throws when the outcome is uncertain (an I/O failure); the sink is then unusable. When the group
+    /// ends with a round's part, <paramref name="partPlaced"/> is called once, from the thread that writes, with where the
+    /// part's blocks went (none for a part without records), after they reached the OS and before they are made durable;
+    /// a commit that fails before that point does not call it.
     /// </summary>
-    Task CommitAsync();
+    Task CommitAsync(Action<IReadOnlyList<PartBlock>>? partPlaced);
 
     /// <summary>Drops what was staged (used when the group cannot be committed).</summary>
     void Discard();

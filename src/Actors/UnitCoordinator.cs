@@ -6,17 +6,20 @@ namespace Stellar.Store.Actors;
 /// <summary>
 /// Commits writes that span collections, atomically, through the collections' own writers: it never writes a
 /// collection itself. The units queued while a round is in flight form the next round (group commit, as a writer's
-/// groups do), and a round runs in four steps, each answered by every participant before the next:
+/// groups do), and a round runs in three steps, each answered by every participant before the next:
 /// <list type="number">
 /// <item><b>Stage.</b> Each writer checks its part (every unit's writes to it) against its own state, stages it as the
 /// last write of a group, and holds that group. A rejected unit is failed, the round is aborted everywhere, and its
 /// other units go again as the next round: nothing of a rejected unit is ever stored.</item>
-/// <item><b>Write.</b> Each writer commits its held group; the part's blocks carry the round's tag and are as durable
-/// as the store's mode promises, but are not visible yet.</item>
-/// <item><b>Decide.</b> The coordinator records the round in the unit log (<see cref="IUnitLog"/>). That record is the
-/// commit point: recovery applies a part only when the log holds its round.</item>
-/// <item><b>Publish.</b> Each writer publishes its part and waits; once all have, the round becomes visible to store
-/// snapshots (<see cref="RoundClock"/>), the callers' tasks complete, and the writers take writes again.</item>
+/// <item><b>Write and decide.</b> Each writer commits its held group; the part's blocks carry the round's tag, and the
+/// writer says where they went as soon as they reached the OS, then makes them as durable as the store's mode
+/// promises; they are not visible yet. Once every part is placed, the coordinator records the round's decision in the
+/// unit log (<see cref="IUnitLog"/>), naming those blocks, while the parts are still being made durable: the
+/// decision's fsync and the parts' run at once. The round is committed when the decision and every block it names are
+/// on disk; recovery reads those blocks to tell.</item>
+/// <item><b>Publish.</b> Once every part is durable and the decision too, each writer publishes its part and waits;
+/// once all have, the round becomes visible to store snapshots (<see cref="RoundClock"/>), the callers' tasks
+/// complete, and the writers take writes again.</item>
 /// </list>
 /// </summary>
 /// <remarks>
@@ -54,6 +57,7 @@ internal sealed class UnitCoordinator : ReceiveActor
         Receive<UnitProtocol.StartRound>(_ => OnStartRound());
         Receive<UnitProtocol.PartStaged>(m => OnStaged(m.Round, m.Participant, null));
         Receive<UnitProtocol.PartRejected>(m => OnStaged(m.Round, m.Participant, m.Cause));
+        Receive<UnitProtocol.PartPlaced>(OnPlaced);
         Receive<UnitProtocol.PartWritten>(m => OnWritten(m.Round, m.Participant, null));
         Receive<UnitProtocol.PartFailed>(m => OnWritten(m.Round, m.Participant, m.Cause));
         Receive<UnitProtocol.Decided>(OnDecided);
@@ -199,6 +203,31 @@ internal sealed class UnitCoordinator : ReceiveActor
         StartRound();
     }
 
+    private void OnPlaced(UnitProtocol.PartPlaced placed)
+    {
+        if (!IsCurrent(placed.Round, UnitRound.Step.Write))
+        {
+            return;
+        }
+
+        Debug.Assert(!_round!.Placed[placed.Participant], "a part is placed once");
+        _round.Placed[placed.Participant] = true;
+        _round.Blocks.AddRange(placed.Blocks);
+        if (--_round.Unplaced > 0)
+        {
+            return;
+        }
+
+        // Every part is in the OS: the decision goes to the log now, its fsync alongside the parts'.
+        var self = Self;
+        var round = placed.Round;
+        _log.RecordAsync(_session, round, _round.Blocks).ContinueWith(
+            task => self.Tell(new UnitProtocol.Decided(round, task.IsCompletedSuccessfully ? null : task.Exception?.GetBaseException() ?? new TaskCanceledException(task))),
+            CancellationToken.None,
+            TaskContinuationOptions.ExecuteSynchronously,
+            TaskScheduler.Default);
+    }
+
     private void OnWritten(long round, int participant, Exception? failure)
     {
         if (!IsCurrent(round, UnitRound.Step.Write))
@@ -206,46 +235,60 @@ internal sealed class UnitCoordinator : ReceiveActor
             return;
         }
 
+        Debug.Assert(failure is not null || _round!.Placed[participant], "a part says where it went before it is written");
         _round!.Failure ??= failure;
-        if (--_round.Pending > 0)
-        {
-            return;
-        }
-
-        if (_round.Failure is not null)
-        {
-            // A part may or may not be on disk: no decision may ever cover this round, so the session ends here.
-            _session = Guid.NewGuid();
-            Fail(_round.Failure);
-            return;
-        }
-
-        _round.Next(UnitRound.Step.Decide);
-        var self = Self;
-        _log.RecordAsync(_session, round).ContinueWith(
-            task => self.Tell(new UnitProtocol.Decided(round, task.IsCompletedSuccessfully ? null : task.Exception?.GetBaseException() ?? new TaskCanceledException(task))),
-            CancellationToken.None,
-            TaskContinuationOptions.ExecuteSynchronously,
-            TaskScheduler.Default);
+        --_round.Pending;
+        FinishWrite();
     }
 
     private void OnDecided(UnitProtocol.Decided decided)
     {
-        if (!IsCurrent(decided.Round, UnitRound.Step.Decide))
+        if (!IsCurrent(decided.Round, UnitRound.Step.Write))
         {
             return;
         }
 
-        if (decided.Failure is not null)
+        _round!.Decided = true;
+        _round.DecisionFailure = decided.Failure;
+        FinishWrite();
+    }
+
+    /// <summary>
+    /// Ends the write step once every part has its outcome, and, when all were written, the decision too: publishes the
+    /// round, or fails it as uncertain. A part's failure does not wait for the decision, which may or may not reach the
+    /// disk; recovery decides the round from the blocks it names, and the new session keeps later decisions off it.
+    /// </summary>
+    private void FinishWrite()
+    {
+        var round = _round!;
+        if (round.Pending > 0)
+        {
+            return;
+        }
+
+        if (round.Failure is not null)
+        {
+            // A part may or may not be on disk: no decision may ever cover this round, so the session ends here.
+            _session = Guid.NewGuid();
+            Fail(round.Failure);
+            return;
+        }
+
+        if (!round.Decided)
+        {
+            return;
+        }
+
+        if (round.DecisionFailure is { } failure)
         {
             // The decision may be on disk or not; the unit log is faulted, and with it every later round.
-            _fault = decided.Failure;
-            Fail(decided.Failure);
+            _fault = failure;
+            Fail(failure);
             return;
         }
 
-        _round!.Next(UnitRound.Step.Publish);
-        TellAll(new WriterProtocol.Decide(decided.Round, null));
+        round.Next(UnitRound.Step.Publish);
+        TellAll(new WriterProtocol.Decide(round.Number, null));
     }
 
     private void OnPublished(long round)

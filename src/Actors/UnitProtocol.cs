@@ -18,6 +18,12 @@ internal static class UnitProtocol
     /// <summary>Outcome: the participant rejected its part (nothing staged); <paramref name="Cause"/> says which units, and why.</summary>
     public sealed record PartRejected(long Round, int Participant, Exception Cause);
 
+    /// <summary>
+    /// Outcome: the participant's part reached the OS at <paramref name="Blocks"/> and is being made durable. Sent before
+    /// <see cref="PartWritten"/>, from the thread that writes the part, so that the decision is recorded meanwhile.
+    /// </summary>
+    public sealed record PartPlaced(long Round, int Participant, IReadOnlyList<PartBlock> Blocks);
+
     /// <summary>Outcome: the participant's part is written and as durable as the store's mode promises, not yet visible.</summary>
     public sealed record PartWritten(long Round, int Participant);
 

@@ -32,6 +32,7 @@ internal sealed class UnitRound
         }
 
         Staged = new bool[Participants.Count];
+        Placed = new bool[Participants.Count];
         Pending = Participants.Count;
     }
 
@@ -39,8 +40,9 @@ internal sealed class UnitRound
     public enum Step
     {
         Stage,
+
+        /// <summary>The parts are written and made durable while, once every part is placed, the decision is recorded.</summary>
         Write,
-        Decide,
         Publish,
     }
 
@@ -62,6 +64,21 @@ internal sealed class UnitRound
     /// <summary>The first failure of a part's write.</summary>
     public Exception? Failure { get; set; }
 
+    /// <summary>Which participants said where their part's blocks went.</summary>
+    public bool[] Placed { get; }
+
+    /// <summary>Parts still to report where their blocks went (at <see cref="Step.Write"/>).</summary>
+    public int Unplaced { get; set; }
+
+    /// <summary>Where every placed part's blocks went, for the decision.</summary>
+    public List<PartBlock> Blocks { get; } = new();
+
+    /// <summary>Whether the decision's record has an outcome; <see cref="DecisionFailure"/> says which.</summary>
+    public bool Decided { get; set; }
+
+    /// <summary>Why the decision's record may not be on disk, once <see cref="Decided"/>.</summary>
+    public Exception? DecisionFailure { get; set; }
+
     /// <summary>Whether a unit of the round was rejected or conflicts with an earlier one: the round cannot go ahead whole.</summary>
     public bool HasRejections => _rejections.Count > 0 || _conflicts.Count > 0;
 
@@ -73,6 +90,7 @@ internal sealed class UnitRound
     {
         Current = step;
         Pending = Participants.Count;
+        Unplaced = Participants.Count;
     }
 
     /// <summary>Records a participant's rejection: the units it names, or all of its units.</summary>

@@ -28,7 +28,10 @@ internal static class WriterProtocol
     /// <typeparam name="TWrite">The sink's write type.</typeparam>
     public abstract record Queued<TWrite>(TWrite Write, long Bytes);
 
-    /// <summary>Command: every part of the round was staged; commit the held group and answer <see cref="UnitProtocol.PartWritten"/>.</summary>
+    /// <summary>
+    /// Command: every part of the round was staged; commit the held group, answering <see cref="UnitProtocol.PartPlaced"/>
+    /// once the part reached the OS and <see cref="UnitProtocol.PartWritten"/> once it is durable.
+    /// </summary>
     public sealed record Go(long Round);
 
     /// <summary>Command: another part of the round was rejected; drop this one from the held group and go on.</summary>

@@ -431,8 +431,24 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         return collection;
     }
 
-    /// <summary>Loads the unit log's collection, or makes it: at open when the store has one, before any other collection.</summary>
-    private UnitLog OpenUnitLog() => new(Open<Guid, (Guid Session, long Round)>(UnitLog.CollectionName, UnitLog.SessionOf));
+    /// <summary>
+    /// Loads the unit log's collection, or makes it: at open when the store has one, before any other collection, and
+    /// settles the decisions of the rounds the last session left (see <see cref="UnitLog.Settle"/>). A format-3 store's
+    /// log, whose records were <c>(Guid, long)</c> tuples, is recorded with the type that reads them now.
+    /// </summary>
+    private UnitLog OpenUnitLog()
+    {
+        _manifest.RetypeValues(UnitLog.CollectionName, TypeName<(Guid Session, long Round)>(), TypeName<UnitDecision>());
+        var log = new UnitLog(Open<Guid, UnitDecision>(UnitLog.CollectionName, UnitLog.SessionOf));
+        List<ShardChain> chains;
+        lock (_gate)
+        {
+            chains = _chains.Values.ToList();
+        }
+
+        log.Settle(new PartProbe(chains, _codec).Holds);
+        return log;
+    }
 
     private List<IWriterHandle> Writers()
     {

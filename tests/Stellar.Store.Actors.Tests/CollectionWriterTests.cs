@@ -36,7 +36,7 @@ public sealed class CollectionWriterTests : TestKit
             return null;
         }
 
-        public async Task CommitAsync()
+        public async Task CommitAsync(Action<IReadOnlyList<PartBlock>>? partPlaced)
         {
             await Task.Delay(20);
             if (FailCommits)

@@ -37,7 +37,7 @@ public sealed class InlineCommitTests : TestKit
             return null;
         }
 
-        public Task CommitAsync()
+        public Task CommitAsync(Action<IReadOnlyList<PartBlock>>? partPlaced)
         {
             if (Groups.Count == 0)
             {

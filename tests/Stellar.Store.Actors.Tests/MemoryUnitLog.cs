@@ -2,14 +2,17 @@ using System.Collections.Concurrent;
 
 namespace Stellar.Store.Actors.Tests;
 
-/// <summary>A unit log in memory: the decisions it recorded, in order; it can be made to fail.</summary>
+/// <summary>A unit log in memory: the decisions it recorded, in order, with the part blocks each names; it can be made to fail or wait.</summary>
 internal sealed class MemoryUnitLog : IUnitLog
 {
-    public ConcurrentQueue<(Guid Session, long Round)> Decisions { get; } = new();
+    public ConcurrentQueue<(Guid Session, long Round, IReadOnlyList<PartBlock> Parts)> Decisions { get; } = new();
 
     public bool Fail { get; set; }
 
-    public async Task RecordAsync(Guid session, long round)
+    /// <summary>While not null, a decision is recorded (listed in <see cref="Decisions"/>) but not durable until it completes.</summary>
+    public TaskCompletionSource? Gate { get; set; }
+
+    public async Task RecordAsync(Guid session, long round, IReadOnlyList<PartBlock> parts)
     {
         await Task.Yield();
         if (Fail)
@@ -17,6 +20,10 @@ internal sealed class MemoryUnitLog : IUnitLog
             throw new IOException("log on fire");
         }
 
-        Decisions.Enqueue((session, round));
+        Decisions.Enqueue((session, round, parts.ToArray()));
+        if (Gate is { } gate)
+        {
+            await gate.Task;
+        }
     }
 }

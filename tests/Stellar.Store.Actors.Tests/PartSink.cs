@@ -23,11 +23,23 @@ internal sealed class PartSink : ICommitSink<SetWrite, int>
     /// <summary>Commits that reached the sink (held at the gate or not).</summary>
     public int CommitsStarted => Volatile.Read(ref _commitsStarted);
 
+    /// <summary>Commits fail before anything is written.</summary>
     public bool FailCommits { get; set; }
+
+    /// <summary>While not null, commits wait for it once written, before they are durable (a part has said where it went).</summary>
+    public TaskCompletionSource? SyncGate { get; set; }
+
+    /// <summary>Commits fail once written, as an fsync that fails does (a part has said where it went).</summary>
+    public bool FailSyncs { get; set; }
+
+    /// <summary>The collection id this sink's part blocks name.</summary>
+    public uint Id { get; } = (uint)Interlocked.Increment(ref _ids);
 
     public IReadOnlyCollection<int> Published => _published;
 
+    private static int _ids;
     private int _commitsStarted;
+    private long _offset;
 
     public Exception? Stage(SetWrite write, out int result)
     {
@@ -67,7 +79,7 @@ internal sealed class PartSink : ICommitSink<SetWrite, int>
         return null;
     }
 
-    public async Task CommitAsync()
+    public async Task CommitAsync(Action<IReadOnlyList<PartBlock>>? partPlaced)
     {
         Interlocked.Increment(ref _commitsStarted);
         if (Gate is { } gate)
@@ -79,6 +91,18 @@ internal sealed class PartSink : ICommitSink<SetWrite, int>
         if (FailCommits)
         {
             throw new IOException("disk on fire");
+        }
+
+        // Written: a part says where it went, then is made durable.
+        partPlaced?.Invoke([new PartBlock(Id, 1, Interlocked.Increment(ref _offset))]);
+        if (SyncGate is { } syncGate)
+        {
+            await syncGate.Task;
+        }
+
+        if (FailSyncs)
+        {
+            throw new IOException("fsync on fire");
         }
 
         Log.Enqueue($"commit {string.Join(",", _staged)}" + (_part.Count > 0 ? $" part {string.Join(",", _part)}" : string.Empty));

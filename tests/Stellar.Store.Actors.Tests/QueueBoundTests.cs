@@ -33,7 +33,7 @@ public sealed class QueueBoundTests : TestKit
             return null;
         }
 
-        public async Task CommitAsync()
+        public async Task CommitAsync(Action<IReadOnlyList<PartBlock>>? partPlaced)
         {
             await _open.Task;
             _groupBytes.Add(_staged.Sum(w => w.Bytes));

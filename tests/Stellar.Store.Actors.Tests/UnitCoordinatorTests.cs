@@ -65,6 +65,72 @@ public sealed class UnitCoordinatorTests : TestKit
     }
 
     [Fact]
+    public async Task Round_RecordsItsDecisionWhileAPartIsStillBeingMadeDurable_NamingEveryPartsBlock_AndPublishesOnlyOnceBothAre()
+    {
+        var (sink1, p1) = Participant();
+        var (sink2, p2) = Participant();
+        sink1.SyncGate = new TaskCompletionSource();
+        var unit = Submit(new SetUnit((p1, [1]), (p2, [1])));
+
+        // sink1's part reached the OS and waits for its fsync; the decision does not wait for that fsync.
+        await AwaitConditionAsync(() => Task.FromResult(!_log.Decisions.IsEmpty));
+        var decision = Assert.Single(_log.Decisions);
+        Assert.Equal(1, decision.Round);
+        Assert.Equal(new[] { sink1.Id, sink2.Id }, decision.Parts.Select(p => p.Collection).Order());
+        Assert.False(unit.IsCompleted);
+        Assert.DoesNotContain(1, sink1.Published);
+        Assert.DoesNotContain(1, sink2.Published);
+
+        sink1.SyncGate.SetResult();
+        await unit.WaitAsync(Hang);
+        Assert.Contains(1, sink1.Published);
+        Assert.Contains(1, sink2.Published);
+    }
+
+    [Fact]
+    public async Task Round_WhoseDecisionIsSlowerThanItsParts_PublishesNothingUntilTheDecisionIsDurable()
+    {
+        var (sink1, p1) = Participant();
+        var (sink2, p2) = Participant();
+        _log.Gate = new TaskCompletionSource();
+        var unit = Submit(new SetUnit((p1, [1]), (p2, [1])));
+
+        await AwaitConditionAsync(() => Task.FromResult(!_log.Decisions.IsEmpty && sink1.Log.Any(l => l.Contains("part 1")) && sink2.Log.Any(l => l.Contains("part 1"))));
+        Assert.False(unit.IsCompleted);
+        Assert.DoesNotContain(1, sink1.Published);
+        Assert.DoesNotContain(1, sink2.Published);
+
+        _log.Gate.SetResult();
+        await unit.WaitAsync(Hang);
+        Assert.Contains(1, sink1.Published);
+        Assert.Contains(1, sink2.Published);
+    }
+
+    [Fact]
+    public async Task Round_WhenAPartsFsyncFailsAfterItsDecisionWasRecorded_FaultsEveryParticipantAndLaterDecisionsUseANewSession()
+    {
+        var (sink1, p1) = Participant();
+        var (sink2, p2) = Participant();
+        var (_, p3) = Participant();
+        var (_, p4) = Participant();
+        sink1.FailSyncs = true;
+
+        // The decision went to the log while the part was being synced; the part's outcome is unknown, so the unit's is.
+        var failure = await Assert.ThrowsAsync<InvalidOperationException>(() => Submit(new SetUnit((p1, [1]), (p2, [1]))).WaitAsync(Hang));
+        Assert.Equal("faulted", failure.Message);
+        Assert.Single(_log.Decisions);
+        Assert.DoesNotContain(1, sink2.Published);
+        sink1.FailSyncs = false;
+        await Assert.ThrowsAsync<InvalidOperationException>(() => p1.Writer.SubmitAsync(new SetWrite(7), CancellationToken.None).WaitAsync(Hang));
+        await Assert.ThrowsAsync<InvalidOperationException>(() => p2.Writer.SubmitAsync(new SetWrite(7), CancellationToken.None).WaitAsync(Hang));
+
+        await Submit(new SetUnit((p3, [2]), (p4, [2]))).WaitAsync(Hang);
+        var decisions = _log.Decisions.ToArray();
+        Assert.Equal(2, decisions.Length);
+        Assert.NotEqual(decisions[0].Session, decisions[1].Session);
+    }
+
+    [Fact]
     public async Task Round_WhenTheDecisionFails_FaultsItsParticipantsAndRefusesLaterUnits()
     {
         var (sink1, p1) = Participant();

@@ -209,16 +209,16 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     /// compaction's file work runs elsewhere, so the actor's thread never waits on the device for long: a group that
     /// ends with an fsync on the collection's device thread (see <see cref="DeviceThread"/>), the rest on the thread pool.
     /// </summary>
-    public Task CommitAsync()
+    public Task CommitAsync(Action<IReadOnlyList<PartBlock>>? partPlaced)
     {
         if (!CommitsInline())
         {
-            return _chain.SyncsEachGroup ? _chain.RunOnDeviceThreadAsync(Commit) : Task.Run(Commit);
+            return _chain.SyncsEachGroup ? _chain.RunOnDeviceThreadAsync(() => Commit(partPlaced)) : Task.Run(() => Commit(partPlaced));
         }
 
         try
         {
-            Commit();
+            Commit(partPlaced);
             return Task.CompletedTask;
         }
         catch (Exception e)
@@ -249,12 +249,12 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         return blocks.Count == 1 && blocks[0].Bytes <= WriteStager<TKey, TValue>.TargetBlockBytes && !_chain.SyncsEachGroup && !_compaction.HasWork && _indexSteps.Count == 0;
     }
 
-    private void Commit()
+    private void Commit(Action<IReadOnlyList<PartBlock>>? partPlaced)
     {
         _pipeline.Check(_stager.Blocks);
         _compaction.Run();
         RunIndexSteps();
-        _pipeline.Commit(_stager.Blocks, _stager.Count, _stager.CountBeforePart, _stager.HasPart);
+        _pipeline.Commit(_stager.Blocks, _stager.Count, _stager.CountBeforePart, _stager.HasPart, partPlaced);
         _stager.Committed();
         EndGroup();
         if (Ledger.WantsCompaction())

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using Stellar.Store.Actors;
 using Stellar.Store.Format;
 using Stellar.Store.Indexes;
 using Stellar.Store.Shards;
@@ -68,11 +69,14 @@ internal sealed class CommitPipeline<TKey, TValue>
     /// keys; when the last blocks are a round's part (<see cref="StagedBlock{TKey,TValue}.Tag"/>), the blocks before
     /// them are published with <paramref name="countBeforePart"/> keys, and the part waits, staged at the next version,
     /// for <see cref="PublishPart"/>. <paramref name="hasPart"/> says the group ends with a part, which may store no
-    /// record at all (only deletes of missing keys): it still waits for its decision, at a version of its own.
+    /// record at all (only deletes of missing keys): it still waits for its decision, at a version of its own; and
+    /// <paramref name="partPlaced"/> learns where the part's blocks went once they reached the OS, before the group is
+    /// made durable.
     /// </summary>
-    public void Commit(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, long count, long countBeforePart, bool hasPart)
+    public void Commit(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, long count, long countBeforePart, bool hasPart, Action<IReadOnlyList<PartBlock>>? partPlaced)
     {
         Debug.Assert(_part is null, "a part waiting for its decision holds the writer");
+        Debug.Assert(hasPart == partPlaced is not null, "a group that ends with a part says where it went, and only such a group");
         var encoded = new (byte[] Bytes, int Length)[blocks.Count];
         try
         {
@@ -121,6 +125,11 @@ internal sealed class CommitPipeline<TKey, TValue>
                 offsets[i] = _chain.Append(reserved[i].ShardId, reserved[i].Sequence, bytes.AsSpan(0, length), readable);
             }
 
+            if (partPlaced is not null)
+            {
+                partPlaced(PartBlocks(blocks, reserved, offsets));
+            }
+
             _chain.EndGroup();
             Publish(blocks, reserved, offsets, encoded, count, countBeforePart, hasPart);
         }
@@ -150,6 +159,21 @@ internal sealed class CommitPipeline<TKey, TValue>
         Debug.Assert(_part is not null, "a part was published");
         _map.Publish(_version, _part.Value.Count);
         _part = null;
+    }
+
+    /// <summary>Where the part's blocks (the tagged ones, last in the group) went.</summary>
+    private PartBlock[] PartBlocks(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, (uint ShardId, ulong Sequence)[] reserved, long[] offsets)
+    {
+        var part = new List<PartBlock>(1);
+        for (var i = 0; i < blocks.Count; i++)
+        {
+            if (blocks[i].Tag is not null)
+            {
+                part.Add(new PartBlock(_chain.CollectionId, reserved[i].ShardId, offsets[i]));
+            }
+        }
+
+        return part.ToArray();
     }
 
     private void Publish(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, (uint ShardId, ulong Sequence)[] reserved, long[] offsets, (byte[] Bytes, int Length)[] encoded, long count, long countBeforePart, bool hasPart)

@@ -200,6 +200,24 @@ internal sealed class ManifestStore
     }
 
     /// <summary>
+    /// Records collection <paramref name="name"/> with value type <paramref name="to"/> when it is recorded with
+    /// <paramref name="from"/>: for the store's own collections, whose records an older format stored as another type
+    /// that the new one reads. Does nothing otherwise.
+    /// </summary>
+    public void RetypeValues(string name, string from, string to)
+    {
+        lock (_lock)
+        {
+            ThrowIfClosed();
+            if (_manifest.Collections.Find(c => c.Name == name) is { } entry && entry.ValueType == from)
+            {
+                Publish(Copy(entry, valueType: to));
+                Replace();
+            }
+        }
+    }
+
+    /// <summary>
     /// Hands out the next shard id of a collection for a shard it plans. Kept in memory only: the replace that lists
     /// the shard (<see cref="RollShard"/>) makes it durable, and an id handed out but never listed is simply skipped.
     /// </summary>
@@ -346,12 +364,12 @@ internal sealed class ManifestStore
     }
 
     private static ManifestCollection Copy(ManifestCollection entry, IReadOnlyList<uint>? shards = null,
-        IReadOnlyDictionary<uint, ManifestShard>? details = null, uint? nextShardId = null) => new()
+        IReadOnlyDictionary<uint, ManifestShard>? details = null, uint? nextShardId = null, string? valueType = null) => new()
     {
         Name = entry.Name,
         Id = entry.Id,
         KeyType = entry.KeyType,
-        ValueType = entry.ValueType,
+        ValueType = valueType ?? entry.ValueType,
         Shards = shards ?? entry.Shards,
         ShardDetails = details ?? entry.ShardDetails,
         NextShardId = nextShardId ?? entry.NextShardId,

@@ -88,6 +88,9 @@ internal sealed partial class ShardChain : IDisposable
     /// <summary>The blocks found at open, in replay order.</summary>
     public IReadOnlyList<ScannedBlock> Blocks => _blocks;
 
+    /// <summary>Whether the manifest lists <paramref name="shardId"/> in this chain (a compaction's swap removes the shards it replaced).</summary>
+    public bool Lists(uint shardId) => _entry.Shards.Contains(shardId);
+
     /// <summary>The active shard's id (0 before the first shard exists).</summary>
     public uint ActiveShardId => _entry.Shards.Count == 0 ? 0 : _entry.Shards[^1];
 

@@ -84,7 +84,7 @@ internal sealed class StoreUnits : IUnitLog, IDisposable
     }
 
     /// <summary>The coordinator's decisions go to the unit log, which every unit makes sure of before it is submitted.</summary>
-    Task IUnitLog.RecordAsync(Guid session, long round) => _log!.RecordAsync(session, round);
+    Task IUnitLog.RecordAsync(Guid session, long round, IReadOnlyList<PartBlock> parts) => _log!.RecordAsync(session, round, parts);
 
     /// <summary>
     /// Commits <paramref name="parts"/> (two or more collections' writes, checked against the size limits) as one unit,

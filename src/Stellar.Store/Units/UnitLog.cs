@@ -5,9 +5,12 @@ namespace Stellar.Store.Units;
 
 /// <summary>
 /// The store's record of committed cross-collection rounds: a collection of its own, named so that no user can open
-/// it, holding for each session that committed a round the highest round it committed (a session's rounds are decided
-/// in order). It is written through its own writer, so its records are blocks like any other, as durable as the store's
-/// mode, checksummed, encrypted, and compacted as records are overwritten.
+/// it, holding for each session that decided a round the highest round it decided (a session's rounds are decided in
+/// order, each after the one before was written and decided everywhere). The decision of a round is recorded while
+/// its parts are still being made durable, so it names where their blocks are; at the next open, before any other
+/// collection loads, <see cref="Settle"/> reads those blocks and keeps the round only if every one is on disk. It is
+/// written through its own writer, so its records are blocks like any other, as durable as the store's mode,
+/// checksummed, encrypted, and compacted as records are overwritten.
 /// </summary>
 /// <remarks>Thread safety: every member may be called from any thread.</remarks>
 internal sealed class UnitLog : IUnitLog
@@ -15,19 +18,45 @@ internal sealed class UnitLog : IUnitLog
     /// <summary>The collection's name, which the naming rule for users' collections does not allow.</summary>
     public const string CollectionName = Store.CollectionName.UnitLog;
 
-    private readonly Collection<Guid, (Guid Session, long Round)> _decisions;
+    private readonly Collection<Guid, UnitDecision> _decisions;
 
-    public UnitLog(Collection<Guid, (Guid Session, long Round)> decisions) => _decisions = decisions;
+    public UnitLog(Collection<Guid, UnitDecision> decisions) => _decisions = decisions;
 
     /// <summary>The writer of the decisions' collection.</summary>
     public IWriterHandle Writer => _decisions.Writer;
 
     /// <summary>Key selector of the decisions' collection.</summary>
-    public static Guid SessionOf((Guid Session, long Round) decision) => decision.Session;
+    public static Guid SessionOf(UnitDecision decision) => decision.Session;
 
-    /// <summary>Whether the round <paramref name="tag"/> names was committed.</summary>
+    /// <summary>Whether the round <paramref name="tag"/> names was committed (once <see cref="Settle"/> ran).</summary>
     public bool IsDecided(UnitTag tag) =>
         _decisions.TryGet(tag.Session, out var decision) && (ulong)decision.Round >= tag.Round;
 
-    public Task RecordAsync(Guid session, long round) => _decisions.StoreUpsertAsync((session, round));
+    public Task RecordAsync(Guid session, long round, IReadOnlyList<PartBlock> parts) =>
+        _decisions.StoreUpsertAsync(new UnitDecision(session, round, [.. parts]));
+
+    /// <summary>
+    /// At open, before any other collection loads: settles every decision that still names its parts' blocks. The round
+    /// stays committed when <paramref name="holds"/> finds each block on disk with the round's tag; otherwise a crash or a
+    /// failed write caught it before its last step reached the disk everywhere, and the session's committed rounds end
+    /// one below it (its parts are left out wherever they are). The settled records are durable on the device before
+    /// this returns, whatever the store's mode, so the answer never changes later, when compactions have moved the
+    /// blocks or new blocks have taken a lost part's place.
+    /// </summary>
+    public void Settle(Func<PartBlock, UnitTag, bool> holds)
+    {
+        var open = _decisions.Query(d => d.Parts is not null).ToList();
+        foreach (var decision in open)
+        {
+            var tag = new UnitTag(decision.Session, (ulong)decision.Round);
+            var whole = decision.Parts!.All(part => holds(part, tag));
+            var settled = new UnitDecision(decision.Session, whole ? decision.Round : decision.Round - 1, null);
+            _decisions.StoreUpsertAsync(settled).GetAwaiter().GetResult();
+        }
+
+        if (open.Count > 0)
+        {
+            Writer.FlushAsync().GetAwaiter().GetResult();
+        }
+    }
 }

@@ -43,7 +43,7 @@ public sealed class ParallelEncodeOrderTests
                 Assert.Null(engine.Stage(write, out _));
             }
 
-            await engine.CommitAsync();
+            await engine.CommitAsync(null);
             AssertLastWritesWin(engine.Map, Writes, Keys);
         }
 

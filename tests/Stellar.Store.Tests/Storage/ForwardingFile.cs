@@ -13,7 +13,7 @@ internal abstract class ForwardingFile(IStorageFile inner) : IStorageFile
 
     public virtual int ReadAt(long offset, Span<byte> buffer) => inner.ReadAt(offset, buffer);
 
-    public void FlushToDisk() => inner.FlushToDisk();
+    public virtual void FlushToDisk() => inner.FlushToDisk();
 
     public void Truncate(long length) => inner.Truncate(length);
 

@@ -1,0 +1,61 @@
+using Stellar.Store.Actors;
+using Stellar.Store.Format;
+using Stellar.Store.Shards;
+
+namespace Stellar.Store.Units;
+
+/// <summary>
+/// Tells, at open, whether a block a unit log decision names is on disk: read from the blocks the store's chains
+/// verified, before any collection loads.
+/// </summary>
+/// <remarks>Thread safety: used once, at open, on one thread.</remarks>
+internal sealed class PartProbe
+{
+    private readonly Dictionary<uint, ShardChain> _chains;
+    private readonly BlockCodec _codec;
+
+    public PartProbe(IEnumerable<ShardChain> chains, BlockCodec codec)
+    {
+        _chains = chains.ToDictionary(c => c.CollectionId);
+        _codec = codec;
+    }
+
+    /// <summary>
+    /// Whether <paramref name="block"/> is on disk as a part of the round <paramref name="tag"/> names: a verified
+    /// block at that place whose tag is the round's (a block written there after an open cut a torn tail has another
+    /// session's tag, or none). A shard its collection no longer lists was replaced by a compaction, which runs only
+    /// on rounds that ended, so on parts that were durable: their live records were copied into the shards that
+    /// replaced it. Throws <see cref="CorruptBlockException"/> when the block is there but does not decode.
+    /// </summary>
+    public bool Holds(PartBlock block, UnitTag tag)
+    {
+        if (!_chains.TryGetValue(block.Collection, out var chain))
+        {
+            // A decision about a collection the manifest does not have: its part is nowhere.
+            return false;
+        }
+
+        if (!chain.Lists(block.Shard))
+        {
+            return true;
+        }
+
+        foreach (var scanned in chain.Blocks)
+        {
+            if (scanned.ShardId != block.Shard || scanned.Offset != block.Offset)
+            {
+                continue;
+            }
+
+            if ((scanned.Header.Flags & BlockFlags.UnitPart) == 0)
+            {
+                return false;
+            }
+
+            var raw = _codec.Decode(chain.ReadBlock(scanned), scanned.Header, chain.SaltOf(scanned.ShardId), chain.PathOf(scanned.ShardId), scanned.Offset);
+            return UnitTag.Read(raw) == tag;
+        }
+
+        return false;
+    }
+}
