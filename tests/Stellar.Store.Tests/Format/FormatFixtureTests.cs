@@ -17,6 +17,8 @@ public sealed class FormatFixtureTests : IDisposable
     [InlineData("format1-encrypted", true)]
     [InlineData("format2-plain", false)]
     [InlineData("format2-encrypted", true)]
+    [InlineData("format3-plain", false)]
+    [InlineData("format3-encrypted", true)]
     public async Task Open_AStoreWrittenByAnOlderFormat_ReadsEveryRecordAndTakesNewWrites(string fixture, bool encrypted)
     {
         var path = CopyFixture(fixture);
