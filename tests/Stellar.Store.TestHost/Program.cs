@@ -6,7 +6,8 @@ namespace Stellar.Store.TestHost;
 /// process (see <see cref="LockTwiceVerb"/>); <c>write &lt;dir&gt; ...</c> writes a seeded workload until killed (see
 /// <see cref="WriteVerb"/>); <c>units &lt;dir&gt; ...</c> writes seeded units across collections until killed (see
 /// <see cref="UnitsVerb"/>); <c>fixture &lt;dir&gt; plain|encrypted</c> writes a format fixture store (see
-/// <see cref="FixtureVerb"/>). Verbs report progress as single lines on standard output, which the parent reads,
+/// <see cref="FixtureVerb"/>); <c>fixture-units &lt;dir&gt;</c> writes the units fixture store (see
+/// <see cref="FixtureUnitsVerb"/>). Verbs report progress as single lines on standard output, which the parent reads,
 /// and errors on standard error.
 /// </summary>
 internal static class Program
@@ -18,6 +19,7 @@ internal static class Program
         ["write"] = WriteVerb.Run,
         ["units"] = UnitsVerb.Run,
         ["fixture"] = FixtureVerb.Run,
+        ["fixture-units"] = FixtureUnitsVerb.Run,
     };
 
     public static int Main(string[] args)

@@ -1,10 +1,12 @@
+using System.Text;
 using Stellar.Store.TestHost.Workload;
 
 namespace Stellar.Store.Tests.Format;
 
 /// <summary>
 /// Stores written by older builds (see <c>Format/Fixtures/README.md</c>) open, read back exactly what was written,
-/// take new writes, and open again: a format change never strands a store already on a player's disk.
+/// take new writes, and open again: a format change never strands a store already on a player's disk. A store holding
+/// units across collections keeps every unit whole, which it can only do by reading the unit log it was written with.
 /// </summary>
 public sealed class FormatFixtureTests : IDisposable
 {
@@ -44,6 +46,63 @@ public sealed class FormatFixtureTests : IDisposable
         await using (var reopened = await StellarStore.OpenAsync(path, options))
         {
             AssertHolds(expected, reopened.GetCollection<int, WorkloadItem>(FormatFixture.CollectionName, i => i.Id));
+        }
+    }
+
+    [Fact]
+    public async Task Open_AStoreWithUnitsWrittenByAnOlderFormat_ReadsEveryUnitWholeAndTakesNewUnits()
+    {
+        var path = CopyFixture("format3-units");
+        var manifest = Encoding.UTF8.GetString(File.ReadAllBytes(Path.Combine(path, "MANIFEST")));
+        Assert.Contains("\"$units\"", manifest, StringComparison.Ordinal);
+        var expected = UnitsFixture.Expected();
+        var options = UnitsFixture.Options();
+
+        await using (var store = await StellarStore.OpenAsync(path, options))
+        {
+            Assert.Equal(0, store.Recovery.TruncatedBytes);
+            Assert.Empty(store.Recovery.RemovedFiles);
+            var collections = OpenUnitsCollections(store);
+
+            // Every part of every unit was decided by the unit log the older build wrote: none is left out as uncommitted.
+            Assert.All(collections, c => Assert.Equal(0, c.Statistics.UncommittedUnitBlocks));
+            AssertHoldsAll(expected, collections);
+
+            var ledgerEntry = expected[UnitsFixture.Ledger].Keys.Min();
+            var character = UnitsFixture.Item(UnitsFixture.Characters, 1, step: 1_000);
+            var item = UnitsFixture.Item(UnitsFixture.Items, 1_000, step: 1_000);
+            await store.WriteAsync(tx =>
+            {
+                tx.In(collections[UnitsFixture.Characters]).Upsert(character);
+                tx.In(collections[UnitsFixture.Items]).Insert(item);
+                tx.In(collections[UnitsFixture.Ledger]).Delete(ledgerEntry);
+            });
+            UnitsFixture.Apply(expected,
+            [
+                (UnitsFixture.Characters, new WorkloadWrite(WorkloadWriteKind.Upsert, character.Id, character)),
+                (UnitsFixture.Items, new WorkloadWrite(WorkloadWriteKind.Insert, item.Id, item)),
+                (UnitsFixture.Ledger, new WorkloadWrite(WorkloadWriteKind.Delete, ledgerEntry, null)),
+            ]);
+            AssertHoldsAll(expected, collections);
+        }
+
+        await using (var reopened = await StellarStore.OpenAsync(path, options))
+        {
+            var collections = OpenUnitsCollections(reopened);
+            Assert.All(collections, c => Assert.Equal(0, c.Statistics.UncommittedUnitBlocks));
+            AssertHoldsAll(expected, collections);
+        }
+    }
+
+    private static Collection<int, WorkloadItem>[] OpenUnitsCollections(StellarStore store) =>
+        UnitsFixture.CollectionNames.Select(n => store.GetCollection<int, WorkloadItem>(n, i => i.Id)).ToArray();
+
+    private static void AssertHoldsAll(Dictionary<int, WorkloadItem>[] expected, Collection<int, WorkloadItem>[] collections)
+    {
+        Assert.Equal(expected.Length, collections.Length);
+        for (var c = 0; c < collections.Length; c++)
+        {
+            AssertHolds(expected[c], collections[c]);
         }
     }
 
