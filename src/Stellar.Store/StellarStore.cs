@@ -377,6 +377,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
             try
             {
                 store._units.EnsureLog();
+                store.SettleUnitLog();
             }
             catch
             {
@@ -432,22 +433,29 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     }
 
     /// <summary>
-    /// Loads the unit log's collection, or makes it: at open when the store has one, before any other collection, and
-    /// settles the decisions of the rounds the last session left (see <see cref="UnitLog.Settle"/>). A format-3 store's
-    /// log, whose records were <c>(Guid, long)</c> tuples, is recorded with the type that reads them now.
+    /// Loads the unit log's collection, or makes it: at open when the store has one, before any other collection. A
+    /// format-3 store's log, whose records were <c>(Guid, long)</c> tuples, is recorded with the type that reads them now.
     /// </summary>
     private UnitLog OpenUnitLog()
     {
         _manifest.RetypeValues(UnitLog.CollectionName, TypeName<(Guid Session, long Round)>(), TypeName<UnitDecision>());
-        var log = new UnitLog(Open<Guid, UnitDecision>(UnitLog.CollectionName, UnitLog.SessionOf));
+        return new UnitLog(Open<Guid, UnitDecision>(UnitLog.CollectionName, UnitLog.SessionOf));
+    }
+
+    /// <summary>
+    /// At open, once the unit log is loaded and before any other collection: settles the decisions the last sessions
+    /// left naming their parts' blocks (see <see cref="UnitLog.Settle"/>). Never on a log in use, whose open decisions
+    /// are rounds in flight.
+    /// </summary>
+    private void SettleUnitLog()
+    {
         List<ShardChain> chains;
         lock (_gate)
         {
             chains = _chains.Values.ToList();
         }
 
-        log.Settle(new PartProbe(chains, _codec).Holds);
-        return log;
+        _units.Settle(new PartProbe(chains, _codec).Holds);
     }
 
     private List<IWriterHandle> Writers()

@@ -36,7 +36,7 @@ internal sealed class UnitLog : IUnitLog
         _decisions.StoreUpsertAsync(new UnitDecision(session, round, [.. parts]));
 
     /// <summary>
-    /// At open, before any other collection loads: settles every decision that still names its parts' blocks. The round
+    /// At open, before any other collection loads and before any round of this session: settles every decision that still names its parts' blocks. The round
     /// stays committed when <paramref name="holds"/> finds each block on disk with the round's tag; otherwise a crash or a
     /// failed write caught it before its last step reached the disk everywhere, and the session's committed rounds end
     /// one below it (its parts are left out wherever they are). The settled records are durable on the device before
