@@ -295,12 +295,40 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     }
 
     /// <inheritdoc cref="BulkImportAsync(IEnumerable{TValue}, IProgress{BulkImportProgress}?, CancellationToken)"/>
-    public async Task BulkImportAsync(IAsyncEnumerable<TValue> source, IProgress<BulkImportProgress>? progress = null, CancellationToken cancellationToken = default)
+    public Task BulkImportAsync(IAsyncEnumerable<TValue> source, IProgress<BulkImportProgress>? progress = null, CancellationToken cancellationToken = default) =>
+        ImportAsync(source, expiresAt: null, progress, cancellationToken);
+
+    /// <summary>
+    /// Imports <paramref name="source"/> as <see cref="BulkImportAsync(IEnumerable{TValue}, IProgress{BulkImportProgress}?, CancellationToken)"/>
+    /// does, each record expiring at the time <paramref name="expiresAt"/> gives for it (null: it never expires), as
+    /// <see cref="UpsertAsync(TValue, DateTimeOffset, CancellationToken)"/> stores it: sessions, leases or auctions moved
+    /// from another server keep their ends. <paramref name="expiresAt"/> is called once per record, on the import's
+    /// encoding threads. A time that is not after now (by <see cref="StoreOptions.Clock"/>) fails the import with
+    /// <see cref="ArgumentOutOfRangeException"/>, as any bad record does: the blocks before it stay. Leave records that
+    /// may have ended already out of <paramref name="source"/>.
+    /// </summary>
+    public Task BulkImportAsync(IEnumerable<TValue> source, Func<TValue, DateTimeOffset?> expiresAt, IProgress<BulkImportProgress>? progress = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(source);
+        ArgumentNullException.ThrowIfNull(expiresAt);
+        return ImportAsync(ToAsync(source, cancellationToken), expiresAt, progress, cancellationToken);
+    }
+
+    /// <inheritdoc cref="BulkImportAsync(IEnumerable{TValue}, Func{TValue, DateTimeOffset?}, IProgress{BulkImportProgress}?, CancellationToken)"/>
+    public Task BulkImportAsync(IAsyncEnumerable<TValue> source, Func<TValue, DateTimeOffset?> expiresAt, IProgress<BulkImportProgress>? progress = null, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(expiresAt);
+        return ImportAsync(source, expiresAt, progress, cancellationToken);
+    }
+
+    private async Task ImportAsync(IAsyncEnumerable<TValue> source, Func<TValue, DateTimeOffset?>? expiresAt, IProgress<BulkImportProgress>? progress, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(source);
 
         await new BulkImport<TKey, TValue>(
-                value => Encode(WriteKind.Upsert, _keySelector(value), value),
+                expiresAt is null
+                    ? value => Encode(WriteKind.Upsert, _keySelector(value), value)
+                    : value => Encode(WriteKind.Upsert, _keySelector(value), value, expiresAt(value) is { } at ? ExpiryAt(at) : 0),
                 SubmitAsync,
                 _store.Options.MaxDegreeOfParallelism)
             .RunAsync(source, progress, cancellationToken)
