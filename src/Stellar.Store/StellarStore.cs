@@ -413,7 +413,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         chain.StartFirstShard();
         var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
         var handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
-        var compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle));
+        var compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync));
         engine.CompactionWanted = compactor.StartAutomatic;
         engine.Map.Released = compactor.RequestRelease;
         var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);

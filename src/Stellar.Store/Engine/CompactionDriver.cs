@@ -12,11 +12,18 @@ internal sealed class CompactionDriver<TKey, TValue> : ICompactionTarget
 {
     private readonly CollectionEngine<TKey, TValue> _engine;
     private readonly WriterHandle<CollectionWrite<TKey, TValue>, bool> _writer;
+    private readonly Func<Task> _decisionsDurable;
 
-    public CompactionDriver(CollectionEngine<TKey, TValue> engine, WriterHandle<CollectionWrite<TKey, TValue>, bool> writer)
+    /// <param name="engine">The collection's engine.</param>
+    /// <param name="writer">The collection's writer.</param>
+    /// <param name="decisionsDurable">
+    /// Makes every decision of a cross-collection round recorded so far durable on the device (the unit log's flush).
+    /// </param>
+    public CompactionDriver(CollectionEngine<TKey, TValue> engine, WriterHandle<CollectionWrite<TKey, TValue>, bool> writer, Func<Task> decisionsDurable)
     {
         _engine = engine;
         _writer = writer;
+        _decisionsDurable = decisionsDurable;
     }
 
     public async Task RunAsync(CancellationToken cancellationToken)
@@ -31,6 +38,19 @@ internal sealed class CompactionDriver<TKey, TValue> : ICompactionTarget
         try
         {
             await Task.Run(() => _engine.Copier.CopyLive(run, cancellationToken), cancellationToken).ConfigureAwait(false);
+        }
+        catch
+        {
+            _engine.Copier.Abandon(run);
+            throw;
+        }
+
+        // The copy holds the records of rounds' parts as plain records, which count without a decision once swapped in.
+        // Every such round was published before the compaction began, so its decision was recorded; in Buffered mode
+        // it may still be in memory only, and a crash would keep this part and drop the others. Made durable first.
+        try
+        {
+            await _decisionsDurable().ConfigureAwait(false);
         }
         catch
         {

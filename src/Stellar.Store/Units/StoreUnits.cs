@@ -74,6 +74,9 @@ internal sealed class StoreUnits : IUnitLog, IDisposable
     /// <summary>Whether the round a part block found at open names was committed: the unit log holds its decision.</summary>
     public bool IsDecided(UnitTag tag) => Volatile.Read(ref _log) is { } log && log.IsDecided(tag);
 
+    /// <summary>Makes every decision recorded so far durable on the device (fsync), whatever the mode; nothing to do before the first unit.</summary>
+    public Task FlushLogAsync() => LogWriter is { } log ? log.FlushAsync() : Task.CompletedTask;
+
     /// <summary>Loads the unit log, or makes it at the first write across collections.</summary>
     public void EnsureLog()
     {
