@@ -42,8 +42,21 @@ internal static class RecordSerializer<T>
         }
     }
 
-    /// <summary>Deserializes bytes from disk; throws <see cref="MessagePackSerializationException"/> when they do not decode.</summary>
-    public static T Deserialize(ReadOnlyMemory<byte> bytes) => MessagePackSerializer.Deserialize<T>(bytes, Options);
+    /// <summary>
+    /// Deserializes bytes from disk; throws <see cref="MessagePackSerializationException"/> when they do not decode, or
+    /// decode to null: no write stores a null key or value, so a nil in a record is damage (or a crafted block), never
+    /// a record to hand to a reader.
+    /// </summary>
+    public static T Deserialize(ReadOnlyMemory<byte> bytes)
+    {
+        var value = MessagePackSerializer.Deserialize<T>(bytes, Options);
+        if (value is null)
+        {
+            throw new MessagePackSerializationException($"A stored {typeof(T).Name} is nil, which no write stores.");
+        }
+
+        return value;
+    }
 
     /// <summary>A private copy of <paramref name="value"/> (for copy-on-read).</summary>
     public static T Copy(T value) => MessagePackSerializer.Deserialize<T>(MessagePackSerializer.Serialize(value, Options), Options);
