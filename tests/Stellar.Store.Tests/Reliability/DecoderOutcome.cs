@@ -23,11 +23,18 @@ internal static class DecoderOutcome
     /// </summary>
     public const string LoadedResealed = "loaded what a resealed edit says";
 
+    /// <summary>
+    /// The last blocks of the active shard were removed whole, at a block boundary: the file is what it would be had
+    /// those writes never reached the disk (a lost unsynced tail), so the store opens at the state before them, with
+    /// nothing to cut. The collection it does not touch must still be exact.
+    /// </summary>
+    public const string LoadedWithoutRemovedTail = "loaded the state before blocks removed whole from the end";
+
     private const string Refused = "refused at ";
 
     /// <summary>Whether <paramref name="outcome"/> is one of the outcomes above or a refusal (its type checked where it was thrown).</summary>
     public static bool IsKnown(string outcome) =>
-        outcome is Loaded or LoadedAfterCut or LoadedResealed || outcome.StartsWith(Refused, StringComparison.Ordinal);
+        outcome is Loaded or LoadedAfterCut or LoadedResealed or LoadedWithoutRemovedTail || outcome.StartsWith(Refused, StringComparison.Ordinal);
 
     /// <summary>Classifies a load, or throws naming the case if it holds records that no prefix of the writes explains.</summary>
     public static string Of(TemplateHistory history, List<Player> players, List<Chunk> chunks, bool cut, Damage damage, string context)
@@ -51,6 +58,13 @@ internal static class DecoderOutcome
             return LoadedResealed;
         }
 
+        if (damage == Damage.TailBlocksRemoved && !cut
+            && ((p == TemplateHistory.Match.Final && c is TemplateHistory.Match.Earlier or TemplateHistory.Match.Empty)
+                || (c == TemplateHistory.Match.Final && p is TemplateHistory.Match.Earlier or TemplateHistory.Match.Empty)))
+        {
+            return LoadedWithoutRemovedTail;
+        }
+
         if (cut && damage != Damage.ResealedManifest && p != TemplateHistory.Match.None && c != TemplateHistory.Match.None)
         {
             return LoadedAfterCut;
@@ -72,5 +86,8 @@ internal static class DecoderOutcome
 
         /// <summary>The manifest edited and resealed.</summary>
         ResealedManifest,
+
+        /// <summary>Bytes changed without recomputing checksums, whose only effect was to remove a shard's last blocks whole.</summary>
+        TailBlocksRemoved,
     }
 }

@@ -112,10 +112,14 @@ public sealed class DecoderRobustnessTests : IDisposable
             var random = new Random(seed);
             var template = templates[seed % templates.Length];
             var shardName = template.Files.Keys.Where(n => n.EndsWith(".shard", StringComparison.Ordinal)).Order(StringComparer.Ordinal).ElementAt(random.Next(2));
-            var shard = MutateShard(template, template.Files[shardName], random, out var what, out var resealed);
+            var original = template.Files[shardName];
+            var shard = MutateShard(template, original, random, out var what, out var resealed);
             var context = string.Create(CultureInfo.InvariantCulture, $"block seed {seed} ({template.Name}, {shardName}: {what}; rerun with STELLAR_SEED={seed})");
             var files = new Dictionary<string, byte[]>(template.Files) { [shardName] = shard };
-            var outcome = await RunCaseAsync(files, template, context, expectBlockDamage: true, resealed ? DecoderOutcome.Damage.ResealedBlock : DecoderOutcome.Damage.Unsealed);
+            var damage = resealed ? DecoderOutcome.Damage.ResealedBlock
+                : EndsAtABlockOf(original, shard) ? DecoderOutcome.Damage.TailBlocksRemoved
+                : DecoderOutcome.Damage.Unsealed;
+            var outcome = await RunCaseAsync(files, template, context, expectBlockDamage: true, damage);
             outcomes[outcome] = outcomes.GetValueOrDefault(outcome) + 1;
         }
 
@@ -341,6 +345,12 @@ public sealed class DecoderRobustnessTests : IDisposable
         Assert.Single(reopened.GetCollection<string, Chunk>("chunks", c => c.Id).Query());
         Assert.True(GC.GetAllocatedBytesForCurrentThread() - before >= 1 << 20, "the decoder did not run on the calling thread");
     }
+
+    /// <summary>Whether <paramref name="damaged"/> is <paramref name="original"/> cut short at the end of one of its blocks (or of its header).</summary>
+    private static bool EndsAtABlockOf(byte[] original, byte[] damaged) =>
+        damaged.Length < original.Length
+        && original.AsSpan().StartsWith(damaged)
+        && (damaged.Length == ShardFiles.FirstBlockOffset(original) || BlockSurgery.Blocks(original).Any(b => b.Offset + b.Length == damaged.Length));
 
     private static byte[] MutateShard(Template template, byte[] shard, Random random, out string what, out bool resealed)
     {
