@@ -1,7 +1,10 @@
 namespace Stellar.Store.Actors;
 
 /// <summary>Where <see cref="UnitCoordinator"/> records its decisions, durably per the store's mode.</summary>
-/// <remarks>Thread safety: called from the coordinator only, one round at a time.</remarks>
+/// <remarks>
+/// Thread safety: called from the coordinator only, once per round; a round that failed does not wait for its
+/// decision's outcome, so the next round's decision may be recorded while that one is still being written.
+/// </remarks>
 internal interface IUnitLog
 {
     /// <summary>
