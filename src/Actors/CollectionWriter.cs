@@ -177,10 +177,18 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
     {
         var taken = 0;
         long bytes = 0;
-        while (_queued.TryPeek(out var next) && (taken == 0 || (bytes + next.Bytes <= _maxGroupBytes && !_sink.StandsAlone(next.Write))))
+        var alone = false;
+
+        // Writes that stand alone share a group with one another (indexes declared together are built side by side),
+        // never with other writes.
+        while (_queued.TryPeek(out var next) && (taken == 0 || (bytes + next.Bytes <= _maxGroupBytes && _sink.StandsAlone(next.Write) == alone)))
         {
             _queued.Dequeue();
-            taken++;
+            if (taken++ == 0)
+            {
+                alone = _sink.StandsAlone(next.Write);
+            }
+
             bytes += next.Bytes;
             var rejection = _sink.Stage(next.Write, out var result);
             if (next is WriterProtocol.Prepare<TWrite> prepare)
@@ -205,11 +213,6 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
             else
             {
                 append.Completion.TrySetException(rejection);
-            }
-
-            if (_sink.StandsAlone(next.Write))
-            {
-                return;
             }
         }
     }

@@ -22,8 +22,9 @@ internal interface ICommitSink<in TWrite, TResult>
     Exception? Stage(TWrite write, out TResult result);
 
     /// <summary>
-    /// Whether <paramref name="write"/> must be a group of its own (a change of what later writes are checked against,
-    /// such as a new index): the writer ends the group before it and after it. On the actor's turn; cheap.
+    /// Whether <paramref name="write"/> must not share a group with other writes (a change of what later writes are
+    /// checked against, such as a new index): the writer ends the group before it and after it, and groups it only with
+    /// the writes queued right after it that stand alone too (indexes declared together). On the actor's turn; cheap.
     /// </summary>
     bool StandsAlone(TWrite write) => false;
 

@@ -9,8 +9,15 @@ public sealed class CollectionWriterTests : TestKit
     {
         private readonly HashSet<int> _committed = new();
         private readonly List<int> _staged = new();
+        private int _commitsStarted;
 
         public bool FailCommits { get; set; }
+
+        /// <summary>While not null, commits wait for it.</summary>
+        public TaskCompletionSource? Gate { get; set; }
+
+        /// <summary>Commits that reached the sink (held at the gate or not).</summary>
+        public int CommitsStarted => Volatile.Read(ref _commitsStarted);
 
         /// <summary>Which keys must be a group of their own.</summary>
         public Func<int, bool> Alone { get; set; } = _ => false;
@@ -38,6 +45,12 @@ public sealed class CollectionWriterTests : TestKit
 
         public async Task CommitAsync(Action<IReadOnlyList<PartBlock>>? partPlaced)
         {
+            Interlocked.Increment(ref _commitsStarted);
+            if (Gate is { } gate)
+            {
+                await gate.Task;
+            }
+
             await Task.Delay(20);
             if (FailCommits)
             {
@@ -96,6 +109,21 @@ public sealed class CollectionWriterTests : TestKit
 
         Assert.True(sink.MaxGroup > 1, "the other writes still share groups");
         Assert.Equal(Enumerable.Range(0, 200), sink.Groups.SelectMany(g => g));
+    }
+
+    [Fact]
+    public async Task Append_OfWritesThatStandAloneOneAfterAnother_SharesAGroupWithEachOtherAndWithNoOtherWrite()
+    {
+        // Indexes declared together are built side by side: their steps form one group, which no write joins.
+        var sink = new SetSink { Alone = key => key >= 1000, Gate = new TaskCompletionSource() };
+        using var handle = new WriterHandle<int, int>(Sys.ActorOf(CollectionWriterProps.Create(sink)), 1024);
+        var first = Send(handle, 0);
+        await AwaitConditionAsync(() => Task.FromResult(sink.CommitsStarted == 1));
+        var rest = new[] { 1000, 1001, 1002, 3, 1003 }.Select(k => Send(handle, k)).ToArray();
+        sink.Gate.SetResult();
+        await Task.WhenAll(rest.Append(first));
+
+        Assert.Equal(new[] { "0", "1000,1001,1002", "3", "1003" }, sink.Groups.Select(g => string.Join(",", g)));
     }
 
     [Fact]

@@ -117,8 +117,9 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     public Exception? Stage(CollectionWrite<TKey, TValue> write, out bool result) => write.StageInto(this, out result);
 
     /// <summary>
-    /// An index step is a group of its own: an index is built from the records as published, and every write after it is
-    /// checked against it (a unique index) and kept in it, so no write may share its group.
+    /// An index step shares its group with no write: an index is built from the records as published, and every write
+    /// after it is checked against it (a unique index) and kept in it. Index steps queued one after another share a
+    /// group, so indexes declared together are built side by side (see <see cref="RunIndexSteps"/>).
     /// </summary>
     public bool StandsAlone(CollectionWrite<TKey, TValue> write) => write is IndexStep<TKey, TValue>;
 
