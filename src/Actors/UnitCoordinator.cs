@@ -268,7 +268,8 @@ internal sealed class UnitCoordinator : ReceiveActor
 
         if (round.Failure is not null)
         {
-            // A part may or may not be on disk: no decision may ever cover this round, so the session ends here.
+            // A part may or may not be on disk, and so may the round's own decision, if every part was placed: recovery
+            // settles the round from the blocks that decision names. The session ends here, so no later decision covers it.
             _session = Guid.NewGuid();
             Fail(round.Failure);
             return;
