@@ -67,10 +67,15 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
         }
 
         var items = new List<TValue>(Math.Min(limit, 1024));
-        IndexEntry<TIndexKey, TKey, TValue>? last = null;
-        for (var node = _index.Entries.FirstAtOrAfter(start); node is not null && order.IndexKeys.Compare(node.Item.IndexKey, to) <= 0; node = node.Next)
+        IndexHit<TIndexKey, TKey, TValue> last = default;
+        foreach (var hit in _index.Ascending(start, _version))
         {
-            if (!TryRead(node.Item, out var value))
+            if (order.IndexKeys.Compare(hit.IndexKey, to) > 0)
+            {
+                break;
+            }
+
+            if (!TryRead(hit, out var value))
             {
                 continue;
             }
@@ -78,11 +83,11 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
             if (items.Count == limit)
             {
                 // One more exists: the page is full and the range goes on.
-                return new IndexPage<TIndexKey, TKey, TValue>(items, new IndexContinuation<TIndexKey, TKey>(last!.IndexKey, last.Key));
+                return new IndexPage<TIndexKey, TKey, TValue>(items, new IndexContinuation<TIndexKey, TKey>(last.IndexKey, last.Key));
             }
 
             items.Add(value);
-            last = node.Item;
+            last = hit;
         }
 
         return new IndexPage<TIndexKey, TKey, TValue>(items, null);
@@ -99,11 +104,20 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
     {
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         var top = new List<TValue>(Math.Min(count, 1024));
-        for (var node = _index.Entries.Last(); node is not null && top.Count < count; node = _index.Entries.Before(node))
+        if (count == 0)
         {
-            if (TryRead(node.Item, out var value))
+            return top;
+        }
+
+        foreach (var hit in _index.Descending(_version))
+        {
+            if (TryRead(hit, out var value))
             {
                 top.Add(value);
+                if (top.Count == count)
+                {
+                    break;
+                }
             }
         }
 
@@ -128,21 +142,25 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
     /// <summary>The records of the visible entries from <paramref name="start"/> (the first entry when null) while <paramref name="within"/> holds.</summary>
     private IEnumerable<TValue> Ascending(IndexEntry<TIndexKey, TKey, TValue>? start, Func<TIndexKey, bool> within)
     {
-        var node = start is null ? _index.Entries.First : _index.Entries.FirstAtOrAfter(start);
-        for (; node is not null && within(node.Item.IndexKey); node = node.Next)
+        foreach (var hit in _index.Ascending(start, _version))
         {
-            if (TryRead(node.Item, out var value))
+            if (!within(hit.IndexKey))
+            {
+                yield break;
+            }
+
+            if (TryRead(hit, out var value))
             {
                 yield return value;
             }
         }
     }
 
-    /// <summary>The record of <paramref name="entry"/> at the view's version, when the entry is visible there.</summary>
-    private bool TryRead(IndexEntry<TIndexKey, TKey, TValue> entry, out TValue value)
+    /// <summary>The record of <paramref name="hit"/> at the view's version, unless it had expired by the view's time.</summary>
+    private bool TryRead(IndexHit<TIndexKey, TKey, TValue> hit, out TValue value)
     {
         // A visible entry leads to the record's version at the view's version through the chain of its node.
-        if (entry.VisibleAt(_version) && entry.Node is { } newest && VersionedMap<TKey, TValue>.VisibleAt(newest, _version, _now) is { } node)
+        if (VersionedMap<TKey, TValue>.VisibleAt(hit.Node, _version, _now) is { } node)
         {
             value = _snapshot.Read(node);
             return true;

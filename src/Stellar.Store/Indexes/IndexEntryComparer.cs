@@ -7,16 +7,17 @@ namespace Stellar.Store.Indexes;
 /// <remarks>Thread safety: stateless; any thread.</remarks>
 internal sealed class IndexEntryComparer<TIndexKey, TKey, TValue> : IComparer<IndexEntry<TIndexKey, TKey, TValue>>
 {
-    private readonly IComparer<TKey> _keys;
-
     public IndexEntryComparer(IComparer<TIndexKey> indexKeys, IComparer<TKey> keys)
     {
         IndexKeys = indexKeys;
-        _keys = keys;
+        Keys = keys;
     }
 
     /// <summary>The order of index keys alone.</summary>
     public IComparer<TIndexKey> IndexKeys { get; }
+
+    /// <summary>The order of primary keys alone.</summary>
+    public IComparer<TKey> Keys { get; }
 
     public int Compare(IndexEntry<TIndexKey, TKey, TValue>? x, IndexEntry<TIndexKey, TKey, TValue>? y)
     {
@@ -32,7 +33,7 @@ internal sealed class IndexEntryComparer<TIndexKey, TKey, TValue> : IComparer<In
             return x.Bound.CompareTo(y.Bound);
         }
 
-        var byKey = _keys.Compare(x.Key, y.Key);
+        var byKey = Keys.Compare(x.Key, y.Key);
         if (byKey != 0 || x.Bound != 0 || y.Bound != 0)
         {
             // A probe after a record (1) sorts after every version of it.

@@ -3,9 +3,11 @@ using Stellar.Store.Snapshots;
 namespace Stellar.Store.Indexes;
 
 /// <summary>
-/// What every ordered index of a collection shares: its entries in a <see cref="SkipList{T}"/> that readers walk
-/// without locks, each entry carrying the versions it is visible at, so that a reader at a snapshot's version keeps
-/// exactly the entries of that version's records; and the writer's trimming of entries no snapshot can read any more.
+/// What every ordered index of a collection shares: its entries, which readers walk without locks, each entry carrying
+/// the versions it is visible at, so that a reader at a snapshot's version keeps exactly the entries of that version's
+/// records; and the writer's trimming of entries no snapshot can read any more. The entries are in two sorted parts: the
+/// <see cref="Run"/> an index may be built into, and the <see cref="SkipList{T}"/> of <see cref="Entries"/> written
+/// since, which <see cref="Ascending"/> and <see cref="Descending"/> merge.
 /// </summary>
 /// <remarks>
 /// <para>Entries of replaced versions stay in the list while a pinned snapshot may read them, and go when the
@@ -18,6 +20,11 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
 {
     /// <summary>Writer only: the nodes of entries that ended, in the order of the versions that ended them.</summary>
     private readonly Queue<SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node> _ended = new();
+
+    /// <summary>Writer only: the slots of <see cref="Run"/> whose entries ended, in the order of the versions that ended them.</summary>
+    private readonly Queue<int> _endedSlots = new();
+
+    private SortedRun<TIndexKey, TKey, TValue> _run = SortedRun<TIndexKey, TKey, TValue>.Empty;
 
     private long _builtAt = -1;
 
@@ -37,8 +44,11 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
 
     public abstract bool Unique { get; }
 
-    /// <summary>The entries, in index order; a reader keeps those visible at its version.</summary>
+    /// <summary>The entries made since the build (all of them for an index built without a run), in index order.</summary>
     public SkipList<IndexEntry<TIndexKey, TKey, TValue>> Entries { get; }
+
+    /// <summary>The entries the index was built with, when it was built into a run; set before <see cref="BuiltAt"/>.</summary>
+    public SortedRun<TIndexKey, TKey, TValue> Run => Volatile.Read(ref _run);
 
     public IndexEntryComparer<TIndexKey, TKey, TValue> Order { get; }
 
@@ -62,6 +72,83 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
             _ended.Dequeue();
             Entries.Remove(ended);
         }
+
+        var run = _run;
+        while (_endedSlots.TryPeek(out var slot) && run.UntilAt(slot) <= horizon)
+        {
+            _endedSlots.Dequeue();
+            run.Forget(slot);
+        }
+    }
+
+    /// <summary>
+    /// Any thread: the entries a reader at <paramref name="version"/> (at or after <see cref="BuiltAt"/>) sees, in index
+    /// order, from the first at or after <paramref name="start"/> (from the first of all when null).
+    /// </summary>
+    public IEnumerable<IndexHit<TIndexKey, TKey, TValue>> Ascending(IndexEntry<TIndexKey, TKey, TValue>? start, long version)
+    {
+        var run = Run;
+        var slot = run.NextVisible(start is null ? 0 : run.LowerBound(start, Order), version);
+        var node = VisibleFrom(start is null ? Entries.First : Entries.FirstAtOrAfter(start), version, forward: true);
+        while (true)
+        {
+            if (slot < run.Count && (node is null || run.Compare(slot, node.Item, Order) < 0))
+            {
+                if (run.NodeAt(slot) is { } newest)
+                {
+                    yield return new(run.IndexKeyAt(slot), run.KeyAt(slot), newest);
+                }
+
+                slot = run.NextVisible(slot + 1, version);
+            }
+            else if (node is not null)
+            {
+                if (node.Item.Node is { } newest)
+                {
+                    yield return new(node.Item.IndexKey, node.Item.Key, newest);
+                }
+
+                node = VisibleFrom(node.Next, version, forward: true);
+            }
+            else
+            {
+                yield break;
+            }
+        }
+    }
+
+    /// <summary>Any thread: the entries a reader at <paramref name="version"/> sees, in reverse index order, from the last.</summary>
+    public IEnumerable<IndexHit<TIndexKey, TKey, TValue>> Descending(long version)
+    {
+        var run = Run;
+        var slot = run.PreviousVisible(run.Count - 1, version);
+        var node = VisibleFrom(Entries.Last(), version, forward: false);
+        while (true)
+        {
+            // The list's entry goes first on a tie: it started after the run's.
+            if (slot >= 0 && (node is null || run.Compare(slot, node.Item, Order) > 0))
+            {
+                if (run.NodeAt(slot) is { } newest)
+                {
+                    yield return new(run.IndexKeyAt(slot), run.KeyAt(slot), newest);
+                }
+
+                slot = run.PreviousVisible(slot - 1, version);
+            }
+            else if (node is not null)
+            {
+                if (node.Item.Node is { } newest)
+                {
+                    yield return new(node.Item.IndexKey, node.Item.Key, newest);
+                }
+
+                node = VisibleFrom(Entries.Before(node), version, forward: false);
+            }
+            else
+            {
+                yield break;
+            }
+        }
     }
 
     /// <summary>
@@ -81,11 +168,32 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
         _ended.Enqueue(node);
     }
 
+    /// <summary>Writer only: the entry of slot <paramref name="slot"/> of the run ends at <paramref name="version"/>, and its node goes once no snapshot can read it.</summary>
+    protected void EndSlot(int slot, long version)
+    {
+        _run.End(slot, version);
+        _endedSlots.Enqueue(slot);
+    }
+
+    /// <summary>Writer only, during the build: the entries the index was built with, which readers see from <see cref="Built"/> on.</summary>
+    protected void Install(SortedRun<TIndexKey, TKey, TValue> run) => Volatile.Write(ref _run, run);
+
     /// <summary>Writer only: the build is done, at <paramref name="version"/>; readers may read from now on.</summary>
     protected void Built(long version) => Volatile.Write(ref _builtAt, version);
 
     /// <summary>The index is not kept any more (nor built): reads throw <paramref name="failure"/>.</summary>
     protected void Fail(Exception failure) => Volatile.Write(ref _failure, failure);
+
+    /// <summary>The first node from <paramref name="node"/> on, in the direction given, whose entry a reader at <paramref name="version"/> sees.</summary>
+    private SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node? VisibleFrom(SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node? node, long version, bool forward)
+    {
+        while (node is not null && !node.Item.VisibleAt(version))
+        {
+            node = forward ? node.Next : Entries.Before(node);
+        }
+
+        return node;
+    }
 
     /// <summary>The failure of a key selector that threw for a value.</summary>
     protected InvalidOperationException SelectorThrew(Exception cause) => new(

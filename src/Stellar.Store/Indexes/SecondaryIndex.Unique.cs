@@ -90,7 +90,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
             return staged;
         }
 
-        return _current.TryGetValue(key, out var node) ? (true, node.Item.IndexKey) : (false, default!);
+        return _current.TryGetValue(key, out var place) ? (true, place.IndexKey(Run)) : (false, default!);
     }
 
     /// <summary>
@@ -104,7 +104,18 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
             return staged;
         }
 
-        // The stored record with the index key: its current entry, the one no version has ended.
+        // The stored record with the index key: its current entry, the one no version has ended, in the run or the list.
+        var run = Run;
+        for (var slot = run.LowerBound(IndexEntry<TIndexKey, TKey, TValue>.Before(indexKey), Order);
+             slot < run.Count && Order.IndexKeys.Compare(run.IndexKeyAt(slot), indexKey) == 0;
+             slot++)
+        {
+            if (run.UntilAt(slot) == long.MaxValue && !Same(run.KeyAt(slot), key) && Has(run.KeyAt(slot), indexKey))
+            {
+                return (run.KeyAt(slot), -1);
+            }
+        }
+
         for (var node = Entries.FirstAtOrAfter(IndexEntry<TIndexKey, TKey, TValue>.Before(indexKey));
              node is not null && Order.IndexKeys.Compare(node.Item.IndexKey, indexKey) == 0;
              node = node.Next)
@@ -128,9 +139,9 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
     /// that expired by <paramref name="now"/> shares none: no reader sees it, and the writer removes it before it checks
     /// the next write.
     /// </summary>
-    private UniqueConstraintException? FirstDuplicate(List<IndexEntry<TIndexKey, TKey, TValue>> sorted, long now)
+    private UniqueConstraintException? FirstDuplicate(ReadOnlySpan<RunEntry<TIndexKey, TKey, TValue>> sorted, long now)
     {
-        IndexEntry<TIndexKey, TKey, TValue>? holder = null;
+        RunEntry<TIndexKey, TKey, TValue>? holder = null;
         foreach (var entry in sorted)
         {
             if (entry.IndexKey is null || !entry.Node!.LiveAt(now))
@@ -138,9 +149,9 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
                 continue;
             }
 
-            if (holder is not null && Order.IndexKeys.Compare(holder.IndexKey, entry.IndexKey) == 0)
+            if (holder is { } held && Order.IndexKeys.Compare(held.IndexKey, entry.IndexKey) == 0)
             {
-                return new UniqueConstraintException(Collection, Name, entry.IndexKey, entry.Key, holder.Key);
+                return new UniqueConstraintException(Collection, Name, entry.IndexKey, entry.Key, held.Key);
             }
 
             holder = entry;

@@ -13,8 +13,8 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
 {
     private readonly Func<TValue, TIndexKey> _selector;
 
-    /// <summary>Writer only: each record's current entry, by its node in the list.</summary>
-    private readonly Dictionary<TKey, SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node> _current;
+    /// <summary>Writer only: where each record's current entry is.</summary>
+    private readonly Dictionary<TKey, EntryPlace<TIndexKey, TKey, TValue>> _current;
 
     public SecondaryIndex(string collection, string name, Func<TValue, TIndexKey> selector, bool unique, IComparer<TIndexKey> indexKeys, IComparer<TKey> keys, IEqualityComparer<TKey>? keyEquality)
         : base(collection, name, indexKeys, keys)
@@ -22,7 +22,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         Unique = unique;
         _stagedKeyOf = new Dictionary<TKey, (bool Alive, TIndexKey IndexKey)>(keyEquality);
         _selector = selector;
-        _current = new Dictionary<TKey, SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node>(keyEquality);
+        _current = new Dictionary<TKey, EntryPlace<TIndexKey, TKey, TValue>>(keyEquality);
     }
 
     /// <summary>Whether no two records may have the same index key (staging rejects a write that would break it).</summary>
@@ -30,7 +30,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
 
     public override bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read, long now)
     {
-        var entries = new List<IndexEntry<TIndexKey, TKey, TValue>>();
+        var entries = new List<RunEntry<TIndexKey, TKey, TValue>>();
         try
         {
             foreach (var (key, head) in heads)
@@ -38,7 +38,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
                 Debug.Assert(head.Version <= version, "an index is built while nothing unpublished is in the map");
                 if (!head.Deleted)
                 {
-                    entries.Add(NewEntry(_selector(head.InMemory ? head.Value! : read(head)), key, head.Version, head));
+                    entries.Add(new(_selector(head.InMemory ? head.Value! : read(head)), key, head));
                 }
             }
         }
@@ -48,21 +48,23 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
             return false;
         }
 
-        // One sort and one pass, instead of a search per record: no reader sees the list before BuiltAt is set.
-        entries.Sort(Order);
-        if (Unique && FirstDuplicate(entries, now) is { } duplicate)
+        // One sort into a run, instead of a search and a node per record: no reader sees the run before BuiltAt is set.
+        var sorted = CollectionsMarshal.AsSpan(entries);
+        sorted.Sort(new RunEntryOrder<TIndexKey, TKey, TValue>(Order));
+        if (Unique && FirstDuplicate(sorted, now) is { } duplicate)
         {
             Fail(duplicate);
             return false;
         }
 
-        var nodes = Entries.Load(entries);
-        _current.EnsureCapacity(nodes.Length);
-        foreach (var node in nodes)
+        var run = new SortedRun<TIndexKey, TKey, TValue>(entries.ToArray(), entries.Count);
+        _current.EnsureCapacity(run.Count);
+        for (var slot = 0; slot < run.Count; slot++)
         {
-            _current[node.Item.Key] = node;
+            _current[run.KeyAt(slot)] = new(slot, null);
         }
 
+        Install(run);
         Built(version);
         return true;
     }
@@ -98,20 +100,41 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
             return;
         }
 
-        // One lookup for the record's slot, whether it has an entry or not: this runs for every write.
+        // One lookup for the record's place, whether it has an entry or not: this runs for every write.
         ref var current = ref CollectionsMarshal.GetValueRefOrAddDefault(_current, key, out var exists);
         if (exists)
         {
-            if (Order.IndexKeys.Compare(current!.Item.IndexKey, indexKey) == 0)
+            if (Order.IndexKeys.Compare(current.IndexKey(Run), indexKey) == 0)
             {
                 // Same index key: the entry stays, and leads to the new version, whose chain holds the older ones.
-                current.Item.Refer(node!);
+                if (current.Node is { } listed)
+                {
+                    listed.Item.Refer(node!);
+                }
+                else
+                {
+                    Run.Refer(current.Slot, node!);
+                }
+
                 return;
             }
 
             End(current, version);
         }
 
-        current = Entries.Add(NewEntry(indexKey, key, version, node!));
+        current = new(0, Entries.Add(NewEntry(indexKey, key, version, node!)));
+    }
+
+    /// <summary>The entry at <paramref name="place"/> ends at <paramref name="version"/>.</summary>
+    private void End(EntryPlace<TIndexKey, TKey, TValue> place, long version)
+    {
+        if (place.Node is { } listed)
+        {
+            End(listed, version);
+        }
+        else
+        {
+            EndSlot(place.Slot, version);
+        }
     }
 }
