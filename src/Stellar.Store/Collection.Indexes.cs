@@ -37,7 +37,7 @@ public sealed partial class Collection<TKey, TValue>
         ArgumentNullException.ThrowIfNull(keySelector);
         _store.ThrowIfDisposed();
         return Declare(name, new SecondaryIndex<TIndexKey, TKey, TValue>(
-            Name, name, keySelector, unique, IndexOrder.Of<TIndexKey>("The index key"), IndexOrder.Of<TKey>("The collection's key"), keyEquality: null));
+            Name, name, keySelector, unique, IndexOrder.Of<TIndexKey>("The index key"), IndexOrder.Of<TKey>("The collection's key"), keyEquality: null, _engine.IndexOrders));
     }
 
     /// <summary>

@@ -6,6 +6,7 @@ using Stellar.Store.Actors;
 using Stellar.Store.Codecs;
 using Stellar.Store.Engine;
 using Stellar.Store.Format;
+using Stellar.Store.Indexes;
 using Stellar.Store.Shards;
 using Stellar.Store.Storage;
 using Stellar.Store.Units;
@@ -42,6 +43,9 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     private readonly Dictionary<string, Task<object>> _collections = new(StringComparer.Ordinal);
     private readonly List<IWriterHandle> _writers = new();
     private readonly List<Compactor> _compactors = new();
+
+    /// <summary>Each loaded collection's <see cref="CollectionEngine{TKey,TValue}.SaveIndexOrders"/>, run at a clean close.</summary>
+    private readonly List<Action> _indexOrderSavers = new();
 
     /// <summary>Each collection's background removal of expired records, stopped at close before the writers.</summary>
     private readonly List<IAsyncDisposable> _sweepers = new();
@@ -408,7 +412,11 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         where TKey : notnull
     {
         Debug.Assert(!Monitor.IsEntered(_gate), "a load holds no store-wide lock, so that flushes, other collections and close go on");
-        var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold, _units.IsDecided, Options.Clock);
+        var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold, _units.IsDecided, Options.Clock)
+        {
+            // An encrypted store keeps no index orders: they would hold the primary keys in the clear.
+            IndexOrders = _cipher is null ? new IndexOrderFiles(_storage, entry.Id) : null,
+        };
         engine.Load();
         chain.StartFirstShard();
         var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
@@ -423,6 +431,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
             _sweepers.Add(sweeper);
             _compactors.Add(compactor);
             _writers.Add(handle);
+            _indexOrderSavers.Add(engine.SaveIndexOrders);
             if (name != UnitLog.CollectionName)
             {
                 _units.AddToCuts(engine.Map);
@@ -520,6 +529,21 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         foreach (var writer in writers)
         {
             writer.Dispose();
+        }
+
+        if (failure is null)
+        {
+            // Every writer has stopped: the indexes hold the final records, and keep their orders for the next open.
+            List<Action> savers;
+            lock (_gate)
+            {
+                savers = _indexOrderSavers.ToList();
+            }
+
+            foreach (var save in savers)
+            {
+                save();
+            }
         }
 
         _units.Dispose();

@@ -95,13 +95,26 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         $"The batch's records take {bytes} bytes; an atomic batch is stored as one block, which holds at most {maxBlockBytes} bytes. Nothing was stored: split the batch.",
         paramName);
 
+    /// <summary>Where the collection's one-key indexes keep their order between a clean close and the next build; null: nowhere.</summary>
+    public IndexOrderFiles? IndexOrders { get; init; }
+
+    /// <summary>
+    /// Once the writer has stopped, at a clean close: each index keeps its order for the next build (see
+    /// <see cref="IndexOrderFiles"/>).
+    /// </summary>
+    public void SaveIndexOrders()
+    {
+        var published = Map.Published;
+        _indexes.SaveOrders(published.Version, published.Count);
+    }
+
     /// <summary>Rebuilds the collection from the blocks verified at open (see <see cref="CollectionLoader{TKey,TValue}"/>).</summary>
     public void Load()
     {
         var count = _loader.Load(Map, Ledger);
         if (_loader.LoadedExpiring)
         {
-            Map.Expiry.Build(Map.Heads, CollectionLoader<TKey, TValue>.LoadVersion, _values.ReadValue, Map.Now);
+            Map.Expiry.Build(Map, CollectionLoader<TKey, TValue>.LoadVersion, _values.ReadValue, Map.Now);
         }
 
         _pipeline.Loaded(CollectionLoader<TKey, TValue>.LoadVersion);
@@ -280,7 +293,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         var now = Map.Now;
         var built = new bool[builds.Count];
         Parallel.For(0, builds.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, i =>
-            built[i] = builds[i].Index.Build(Map.Heads, Map.Published.Version, _values.ReadValue, now));
+            built[i] = builds[i].Index.Build(Map, Map.Published.Version, _values.ReadValue, now));
         var next = 0;
         foreach (var step in _indexSteps)
         {

@@ -33,14 +33,14 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     public bool Empty => Entries.Count == 0;
 
     /// <summary>
-    /// Load only, before the first publish: adds an entry for every record among <paramref name="heads"/> that expires,
+    /// Load only, before the first publish: adds an entry for every record of <paramref name="map"/> that expires,
     /// in one sort (see <see cref="OrderedIndex{TIndexKey,TKey,TValue}.Build"/>).
     /// </summary>
-    public override bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read, long now)
+    public override bool Build(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read, long now)
     {
         Debug.Assert(Empty, "built once, before anything was applied");
         var entries = new List<IndexEntry<long, TKey, TValue>>();
-        foreach (var (key, head) in heads)
+        foreach (var (key, head) in map.Heads)
         {
             if (!head.Deleted && head.Expiring)
             {

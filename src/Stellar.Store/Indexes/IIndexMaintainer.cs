@@ -15,13 +15,19 @@ internal interface IIndexMaintainer<TKey, TValue>
     bool Unique { get; }
 
     /// <summary>
-    /// Adds an entry for every record among <paramref name="heads"/> (each key's newest version, none newer than
+    /// Adds an entry for every record of <paramref name="map"/> (each key's newest version, none newer than
     /// <paramref name="version"/>, the published one), reading values on disk through <paramref name="read"/>. A key
     /// selector that throws fails the index, not the collection: then it returns false, and the index is not kept. A
     /// record that expired by <paramref name="now"/> (UTC ticks) gets its entry, which no reader sees, but holds no
     /// unique key.
     /// </summary>
-    bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read, long now);
+    bool Build(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read, long now);
+
+    /// <summary>
+    /// After the writer stopped, at a clean close: keeps the index's order of the <paramref name="count"/> records stored
+    /// at <paramref name="version"/> for the next build, if the index keeps one (<see cref="IndexOrderFiles"/>).
+    /// </summary>
+    void SaveOrder(long version, long count);
 
     /// <summary>
     /// The record <paramref name="key"/> became <paramref name="value"/>, as version node <paramref name="node"/>, or was

@@ -99,6 +99,15 @@ internal sealed class IndexSet<TKey, TValue>
         }
     }
 
+    /// <inheritdoc cref="IIndexMaintainer{TKey,TValue}.SaveOrder"/>
+    public void SaveOrders(long version, long count)
+    {
+        foreach (var index in _indexes)
+        {
+            index.SaveOrder(version, count);
+        }
+    }
+
     /// <inheritdoc cref="IIndexMaintainer{TKey,TValue}.Trim"/>
     public void Trim(long horizon)
     {

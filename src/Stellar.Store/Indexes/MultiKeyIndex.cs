@@ -28,12 +28,12 @@ internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TInd
 
     public override bool Unique => false;
 
-    public override bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read, long now)
+    public override bool Build(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read, long now)
     {
         var entries = new List<IndexEntry<TIndexKey, TKey, TValue>>();
         try
         {
-            foreach (var (key, head) in heads)
+            foreach (var (key, head) in map.Heads)
             {
                 Debug.Assert(head.Version <= version, "an index is built while nothing unpublished is in the map");
                 if (!head.Deleted)

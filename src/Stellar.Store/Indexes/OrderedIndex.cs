@@ -61,7 +61,12 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     /// <summary>The collection's name, for messages.</summary>
     protected string Collection { get; }
 
-    public abstract bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read, long now);
+    public abstract bool Build(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read, long now);
+
+    /// <summary>An index keeps no order of its own unless it says so.</summary>
+    public virtual void SaveOrder(long version, long count)
+    {
+    }
 
     public abstract void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node);
 

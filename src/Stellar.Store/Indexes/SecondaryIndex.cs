@@ -13,12 +13,16 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
 {
     private readonly Func<TValue, TIndexKey> _selector;
 
+    /// <summary>Where the index keeps its order between a clean close and the next build; null: nowhere.</summary>
+    private readonly IndexOrderFiles? _orders;
+
     /// <summary>Writer only: where each record's current entry is.</summary>
     private readonly Dictionary<TKey, EntryPlace<TIndexKey, TKey, TValue>> _current;
 
-    public SecondaryIndex(string collection, string name, Func<TValue, TIndexKey> selector, bool unique, IComparer<TIndexKey> indexKeys, IComparer<TKey> keys, IEqualityComparer<TKey>? keyEquality)
+    public SecondaryIndex(string collection, string name, Func<TValue, TIndexKey> selector, bool unique, IComparer<TIndexKey> indexKeys, IComparer<TKey> keys, IEqualityComparer<TKey>? keyEquality, IndexOrderFiles? orders)
         : base(collection, name, indexKeys, keys)
     {
+        _orders = orders;
         Unique = unique;
         _stagedKeyOf = new Dictionary<TKey, (bool Alive, TIndexKey IndexKey)>(keyEquality);
         _selector = selector;
@@ -28,19 +32,18 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
     /// <summary>Whether no two records may have the same index key (staging rejects a write that would break it).</summary>
     public override bool Unique { get; }
 
-    public override bool Build(IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> heads, long version, Func<VersionNode<TValue>, TValue> read, long now)
+    /// <summary>Whether the build took its order from the one kept at the last clean close, rather than sorting.</summary>
+    public bool BuiltFromSavedOrder { get; private set; }
+
+    public override bool Build(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read, long now)
     {
-        var entries = new List<RunEntry<TIndexKey, TKey, TValue>>();
+        RunEntry<TIndexKey, TKey, TValue>[] entries;
         try
         {
-            foreach (var (key, head) in heads)
-            {
-                Debug.Assert(head.Version <= version, "an index is built while nothing unpublished is in the map");
-                if (!head.Deleted)
-                {
-                    entries.Add(new(_selector(head.InMemory ? head.Value! : read(head)), key, head));
-                }
-            }
+            // The order kept at the last clean close, when it is still this index's order of these records; else a sort.
+            var saved = _orders?.Read<TKey>(Name, map.Published.Count) is { } order ? InOrder(order, map, read) : null;
+            BuiltFromSavedOrder = saved is not null;
+            entries = saved ?? Sorted(map, version, read);
         }
         catch (Exception e)
         {
@@ -48,16 +51,13 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
             return false;
         }
 
-        // One sort into a run, instead of a search and a node per record: no reader sees the run before BuiltAt is set.
-        var sorted = CollectionsMarshal.AsSpan(entries);
-        sorted.Sort(new RunEntryOrder<TIndexKey, TKey, TValue>(Order));
-        if (Unique && FirstDuplicate(sorted, now) is { } duplicate)
+        if (Unique && FirstDuplicate(entries, now) is { } duplicate)
         {
             Fail(duplicate);
             return false;
         }
 
-        var run = new SortedRun<TIndexKey, TKey, TValue>(entries.ToArray(), entries.Count);
+        var run = new SortedRun<TIndexKey, TKey, TValue>(entries, entries.Length);
         _current.EnsureCapacity(run.Count);
         for (var slot = 0; slot < run.Count; slot++)
         {
@@ -67,6 +67,14 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         Install(run);
         Built(version);
         return true;
+    }
+
+    public override void SaveOrder(long version, long count)
+    {
+        if (_orders is not null && Failure is null && BuiltAt >= 0)
+        {
+            _orders.Write(Name, Ascending(null, version).Select(hit => hit.Key), count);
+        }
     }
 
     public override void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
@@ -123,6 +131,51 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         }
 
         current = new(0, Entries.Add(NewEntry(indexKey, key, version, node!)));
+    }
+
+    /// <summary>
+    /// The entries of the stored records in <paramref name="order"/>, when it is exactly this index's order of them: every
+    /// key names a stored record, and the index keys computed from the records rise strictly with the primary keys
+    /// breaking ties (so no record is named twice, and <see cref="IndexOrderFiles.Read{TKey}"/> checked that the count is
+    /// the number stored). Null otherwise: the file was stale, damaged, or of another key selector.
+    /// </summary>
+    private RunEntry<TIndexKey, TKey, TValue>[]? InOrder(TKey[] order, IRecordHeads<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read)
+    {
+        var entries = new RunEntry<TIndexKey, TKey, TValue>[order.Length];
+        var rising = new RunEntryOrder<TIndexKey, TKey, TValue>(Order);
+        for (var i = 0; i < order.Length; i++)
+        {
+            if (map.Head(order[i]) is not { Deleted: false } head)
+            {
+                return null;
+            }
+
+            entries[i] = new(_selector(head.InMemory ? head.Value! : read(head)), order[i], head);
+            if (i > 0 && rising.Compare(entries[i - 1], entries[i]) >= 0)
+            {
+                return null;
+            }
+        }
+
+        return entries;
+    }
+
+    /// <summary>The entries of the stored records, sorted: one sort, instead of a search and a node per record.</summary>
+    private RunEntry<TIndexKey, TKey, TValue>[] Sorted(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read)
+    {
+        var entries = new List<RunEntry<TIndexKey, TKey, TValue>>();
+        foreach (var (key, head) in map.Heads)
+        {
+            Debug.Assert(head.Version <= version, "an index is built while nothing unpublished is in the map");
+            if (!head.Deleted)
+            {
+                entries.Add(new(_selector(head.InMemory ? head.Value! : read(head)), key, head));
+            }
+        }
+
+        var sorted = entries.ToArray();
+        sorted.AsSpan().Sort(new RunEntryOrder<TIndexKey, TKey, TValue>(Order));
+        return sorted;
     }
 
     /// <summary>The entry at <paramref name="place"/> ends at <paramref name="version"/>.</summary>

@@ -153,7 +153,8 @@ internal sealed class ManifestStore
             }
 
             _nextCollectionId = files.Select(f => StoreFileNames.TryParseShard(f, out var id, out _) ? id : 0).Append(0u).Max() + 1;
-            return files.Where(f => !known.Contains(f)).Order(StringComparer.Ordinal).ToArray();
+            // An index's order is the store's own file, which every open checks before it trusts it.
+            return files.Where(f => !known.Contains(f) && !StoreFileNames.IsIndexOrder(f)).Order(StringComparer.Ordinal).ToArray();
         }
     }
 

@@ -27,7 +27,7 @@ namespace Stellar.Store.Snapshots;
 /// retries at the newest version. When the oldest pin goes, <see cref="Unpin"/> raises <see cref="Released"/> so
 /// that the writer publishes again and cuts what that pin held, even if no write follows.</para>
 /// </remarks>
-internal sealed class VersionedMap<TKey, TValue> : IPinnable
+internal sealed class VersionedMap<TKey, TValue> : IPinnable, IRecordHeads<TKey, TValue>
     where TKey : notnull
 {
     private readonly HeadTable<TKey, TValue> _chains;

@@ -1,0 +1,115 @@
+using System.Buffers;
+using System.Diagnostics;
+using MessagePack;
+using Stellar.Store.Codecs;
+using Stellar.Store.Format;
+using Stellar.Store.Storage;
+
+namespace Stellar.Store.Indexes;
+
+/// <summary>
+/// The order of each one-key index of a collection at the last clean close: the records' primary keys in index order,
+/// one file per index. A build that finds its index's file checks it against the records and, when it agrees, takes the
+/// order from it instead of sorting; the open of a store with indexes then costs a pass over the records per index,
+/// not a sort.
+/// </summary>
+/// <remarks>
+/// <para>Why this is safe: a file is a hint, never data. The build trusts it only if the index keys it computes from
+/// the records themselves, in the file's order, rise strictly (index key, then primary key) and the file names every
+/// stored record; a stale file (writes after the close it was written at, a crash, a save folder put back), a changed
+/// key selector, a damaged or crafted file all fail that check, and the build sorts as if there were none. Nothing is
+/// ever deleted to make a build succeed.</para>
+/// <para>Encrypted stores keep none: the file would hold the primary keys in the clear.</para>
+/// <para>Format: one MessagePack array of the tag <c>"stellar-index-order"</c>, the format number 1, the index name, the
+/// number of keys and then the keys, each as the collection's records store it.</para>
+/// <para>Thread safety: any thread; each index reads and writes its own file.</para>
+/// </remarks>
+internal sealed class IndexOrderFiles
+{
+    private const string Tag = "stellar-index-order";
+    private const int FormatNumber = 1;
+    private const int Fields = 4;
+
+    private readonly IStorage _storage;
+    private readonly uint _collectionId;
+
+    public IndexOrderFiles(IStorage storage, uint collectionId)
+    {
+        _storage = storage;
+        _collectionId = collectionId;
+    }
+
+    /// <summary>
+    /// The keys the file of index <paramref name="indexName"/> holds, when it exists, decodes whole and holds exactly
+    /// <paramref name="expected"/> of them; otherwise null. The caller still checks them against the records.
+    /// </summary>
+    public TKey[]? Read<TKey>(string indexName, long expected)
+    {
+        var name = StoreFileNames.IndexOrder(_collectionId, indexName);
+        try
+        {
+            if (!_storage.Exists(name))
+            {
+                return null;
+            }
+
+            var reader = new MessagePackReader(_storage.ReadAllBytes(name));
+            if (reader.ReadArrayHeader() != Fields + expected || reader.ReadString() != Tag || reader.ReadInt32() != FormatNumber
+                || reader.ReadString() != indexName || reader.ReadInt64() != expected)
+            {
+                return null;
+            }
+
+            var formatter = RecordSerializer<TKey>.Options.Resolver.GetFormatterWithVerify<TKey>();
+            var keys = new TKey[expected];
+            for (var i = 0; i < keys.Length; i++)
+            {
+                keys[i] = formatter.Deserialize(ref reader, RecordSerializer<TKey>.Options);
+                if (keys[i] is null)
+                {
+                    return null;
+                }
+            }
+
+            return reader.End ? keys : null;
+        }
+        catch (Exception e) when (e is MessagePackSerializationException or EndOfStreamException or IOException or UnauthorizedAccessException or OverflowException)
+        {
+            // Damaged, crafted, of another key type, or unreadable: the build sorts instead.
+            return null;
+        }
+    }
+
+    /// <summary>
+    /// Replaces the file of index <paramref name="indexName"/> with <paramref name="keys"/> (<paramref name="count"/> of
+    /// them), atomically. A file that cannot be written is skipped: the next build sorts instead.
+    /// </summary>
+    public void Write<TKey>(string indexName, IEnumerable<TKey> keys, long count)
+    {
+        var buffer = new ArrayBufferWriter<byte>();
+        var writer = new MessagePackWriter(buffer);
+        writer.WriteArrayHeader(checked((int)(Fields + count)));
+        writer.Write(Tag);
+        writer.Write(FormatNumber);
+        writer.Write(indexName);
+        writer.Write(count);
+        var formatter = RecordSerializer<TKey>.Options.Resolver.GetFormatterWithVerify<TKey>();
+        var written = 0L;
+        foreach (var key in keys)
+        {
+            formatter.Serialize(ref writer, key, RecordSerializer<TKey>.Options);
+            written++;
+        }
+
+        writer.Flush();
+        Debug.Assert(written == count, "an index lists every stored record once");
+        try
+        {
+            _storage.ReplaceAtomically(StoreFileNames.IndexOrder(_collectionId, indexName), buffer.WrittenSpan);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // A full disk or a read-only folder at close: the records are safe, and the next open sorts.
+        }
+    }
+}
