@@ -36,6 +36,9 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     private readonly IStoreContext _store;
     private readonly Func<TValue, TKey> _keySelector;
     private readonly WriterHandle<CollectionWrite<TKey, TValue>, bool> _writer;
+
+    /// <summary>When a write that gives no expiry expires (UTC ticks, 0: never), by the collection's policy; null: no policy.</summary>
+    private Func<TValue, long>? _expiryPolicy;
     private readonly VersionedMap<TKey, TValue> _map;
     private readonly CollectionEngine<TKey, TValue> _engine;
     private readonly Func<VersionNode<TValue>, TValue> _read;
@@ -383,8 +386,50 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     {
         ArgumentNullException.ThrowIfNull(key);
         _store.ThrowIfDisposed();
+        if (expiresAt == 0 && kind != WriteKind.Delete && Volatile.Read(ref _expiryPolicy) is { } policy)
+        {
+            // A write that gives no expiry of its own expires as the collection's policy says.
+            expiresAt = policy(value!);
+        }
+
         return SingleWrite<TKey, TValue>.Create(kind, key, value, MaxKeyBytes, MaxValueBytes, expiresAt);
     }
+
+    /// <summary>
+    /// Sets the collection's expiry policy: from now on, every insert, update or upsert that gives no expiry of its own
+    /// (one by one, in a batch, in a cross-collection write or in a bulk import) makes a record that expires
+    /// <paramref name="expiresAfter"/> after it is written, as if written with
+    /// <see cref="UpsertAsync(TValue, TimeSpan, CancellationToken)"/>: a session kept alive by writing it again.
+    /// </summary>
+    /// <remarks>
+    /// Records already stored keep the expiry they were written with, and a write that gives its own expiry keeps it.
+    /// The policy lives in memory, like an index: set it again after reopening the store. Thread safety: any thread; a
+    /// write being encoded on another thread at the same time takes the old policy or the new one.
+    /// </remarks>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAfter"/> is not positive.</exception>
+    public void SetExpiryPolicy(TimeSpan expiresAfter)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(expiresAfter, TimeSpan.Zero);
+        Volatile.Write(ref _expiryPolicy, _ => ExpiryOf(expiresAfter));
+    }
+
+    /// <summary>
+    /// Sets the collection's expiry policy: from now on, every insert, update or upsert that gives no expiry of its own
+    /// makes a record that expires at the time <paramref name="expiresAt"/> gives for its value (null: it never expires),
+    /// which must be in the future: an auction that ends at its own end time. See <see cref="SetExpiryPolicy(TimeSpan)"/>.
+    /// </summary>
+    /// <remarks>
+    /// Thread safety: any thread; <paramref name="expiresAt"/> runs on the writing caller's thread, once per write, and a
+    /// time not in the future fails that write with <see cref="ArgumentOutOfRangeException"/> (nothing of it stored).
+    /// </remarks>
+    public void SetExpiryPolicy(Func<TValue, DateTimeOffset?> expiresAt)
+    {
+        ArgumentNullException.ThrowIfNull(expiresAt);
+        Volatile.Write(ref _expiryPolicy, value => expiresAt(value) is { } at ? ExpiryAt(at) : 0);
+    }
+
+    /// <summary>Removes the collection's expiry policy: writes that give no expiry make records that never expire. Thread safety: any thread.</summary>
+    public void ClearExpiryPolicy() => Volatile.Write(ref _expiryPolicy, null);
 
     /// <summary>When a record written now expires if it expires <paramref name="expiresAfter"/> from now, in UTC ticks.</summary>
     internal long ExpiryOf(TimeSpan expiresAfter)
