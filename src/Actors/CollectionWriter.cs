@@ -29,6 +29,7 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
 {
     private readonly ICommitSink<TWrite, TResult> _sink;
     private readonly long _maxGroupBytes;
+    private readonly WriterStatus? _status;
     private readonly Queue<WriterProtocol.Queued<TWrite>> _queued = new();
     private readonly List<(TaskCompletionSource<TResult> Completion, TResult Result)> _inFlight = new();
     private readonly List<WriterProtocol.Flush> _flushesAfterGroup = new();
@@ -48,12 +49,16 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
     /// <summary>The round's part published, waiting for the round to be visible everywhere.</summary>
     private WriterProtocol.Prepare<TWrite>? _parked;
 
-    /// <summary>Creates the writer over <paramref name="sink"/>, with commit groups of at most <paramref name="maxGroupBytes"/>.</summary>
-    public CollectionWriter(ICommitSink<TWrite, TResult> sink, long maxGroupBytes)
+    /// <summary>
+    /// Creates the writer over <paramref name="sink"/>, with commit groups of at most <paramref name="maxGroupBytes"/>;
+    /// it shows its fault in <paramref name="status"/> when one is given.
+    /// </summary>
+    public CollectionWriter(ICommitSink<TWrite, TResult> sink, long maxGroupBytes, WriterStatus? status = null)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(maxGroupBytes, 1);
         _sink = sink;
         _maxGroupBytes = maxGroupBytes;
+        _status = status;
         Receive<WriterProtocol.Append<TWrite, TResult>>(OnAppend);
         Receive<WriterProtocol.Prepare<TWrite>>(OnPrepare);
         Receive<WriterProtocol.Go>(OnGo);
@@ -461,6 +466,7 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
     {
         _fault ??= cause;
         var failure = _sink.Fault(_fault);
+        _status?.Faulted(failure);
         foreach (var (completion, _) in _inFlight)
         {
             completion.TrySetException(failure);

@@ -14,14 +14,15 @@ internal static class GuardianProtocol
 
     /// <summary>
     /// Command: start a writer named <paramref name="Name"/> over <paramref name="Sink"/> whose commit groups take at
-    /// most <paramref name="MaxGroupBytes"/> (see <see cref="CollectionWriter{TWrite,TResult}"/>); the reply is its IActorRef.
+    /// most <paramref name="MaxGroupBytes"/> (see <see cref="CollectionWriter{TWrite,TResult}"/>), showing its fault in
+    /// <paramref name="Status"/> when one is given; the reply is its IActorRef.
     /// </summary>
     /// <typeparam name="TWrite">The sink's write type.</typeparam>
     /// <typeparam name="TResult">The sink's result type.</typeparam>
-    public sealed record StartWriter<TWrite, TResult>(string Name, ICommitSink<TWrite, TResult> Sink, long MaxGroupBytes = long.MaxValue)
+    public sealed record StartWriter<TWrite, TResult>(string Name, ICommitSink<TWrite, TResult> Sink, long MaxGroupBytes = long.MaxValue, WriterStatus? Status = null)
         : StartWriter(Name)
     {
         /// <inheritdoc />
-        internal override Props WriterProps() => CollectionWriterProps.Create(Sink, MaxGroupBytes);
+        internal override Props WriterProps() => CollectionWriterProps.Create(Sink, MaxGroupBytes, Status);
     }
 }

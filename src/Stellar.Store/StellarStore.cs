@@ -47,6 +47,9 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     /// <summary>Each loaded collection's <see cref="CollectionEngine{TKey,TValue}.SaveIndexOrders"/>, run at a clean close.</summary>
     private readonly List<Action> _indexOrderSavers = new();
 
+    /// <summary>Each loaded collection's writer status and compactor, for <see cref="GetCollectionHealth"/>.</summary>
+    private readonly List<(string Name, WriterStatus Writer, Compactor Compactor)> _health = new();
+
     /// <summary>Each collection's background removal of expired records, stopped at close before the writers.</summary>
     private readonly List<IAsyncDisposable> _sweepers = new();
     private readonly ActorSystem _system;
@@ -352,6 +355,24 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         }
     }
 
+    /// <summary>
+    /// Whether each collection loaded since open can take writes: faulted or not, and the last automatic compaction's
+    /// error, in the order the collections were loaded. A collection counts from the moment its first
+    /// <see cref="GetCollection{TKey,TValue}"/> returns. Meant for health checks, such as the one in Stellar.Store.Hosting.
+    /// </summary>
+    /// <remarks>
+    /// Thread safety: may be called from any thread at any time, also while writes run; never blocks on a writer. Each entry is
+    /// as of the call: a fault or a compaction error that happens after it shows in the next call. After disposal it
+    /// still answers with the state the collections were left in.
+    /// </remarks>
+    public IReadOnlyList<CollectionHealth> GetCollectionHealth()
+    {
+        lock (_gate)
+        {
+            return _health.Select(h => new CollectionHealth(h.Name, h.Writer.Fault, h.Compactor.LastError)).ToList();
+        }
+    }
+
     /// <summary>Finishes queued writes, flushes everything to disk, stops the writers and releases the directory.</summary>
     public ValueTask DisposeAsync() => new(CloseAsync(terminateSystem: _ownsSystem));
 
@@ -419,7 +440,8 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         };
         engine.Load();
         chain.StartFirstShard();
-        var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
+        var status = new WriterStatus();
+        var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes, status), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
         var handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
         var compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync));
         engine.CompactionWanted = compactor.StartAutomatic;
@@ -430,6 +452,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         {
             _sweepers.Add(sweeper);
             _compactors.Add(compactor);
+            _health.Add((name, status, compactor));
             _writers.Add(handle);
             _indexOrderSavers.Add(engine.SaveIndexOrders);
             if (name != UnitLog.CollectionName)
