@@ -20,6 +20,7 @@ public sealed class StoreOptions
 
     private byte[]? _encryptionKey;
     private string? _encryptionPassphrase;
+    private ActorSystem? _actorSystem;
 
     /// <summary>What a completed write survives. Default <see cref="Stellar.Store.Durability.WriteThrough"/>.</summary>
     public Durability Durability { get; init; } = Durability.WriteThrough;
@@ -109,7 +110,7 @@ public sealed class StoreOptions
     public TimeSpan ExpirySweepInterval { get; init; } = TimeSpan.FromSeconds(1);
 
     /// <summary>An actor system to run the writers in (for Akka.Hosting users); null: the store creates and owns one.</summary>
-    public ActorSystem? ActorSystem { get; init; }
+    public ActorSystem? ActorSystem { get => _actorSystem; init => _actorSystem = value; }
 
     /// <summary>
     /// Lets tests create passphrase stores with fewer than <see cref="MinPassphraseIterations"/> iterations, so that
@@ -126,6 +127,17 @@ public sealed class StoreOptions
         var copy = (StoreOptions)MemberwiseClone();
         copy._encryptionKey = null;
         copy._encryptionPassphrase = null;
+        return copy;
+    }
+
+    /// <summary>
+    /// A copy of these options, secrets included, whose writers run in <paramref name="system"/>: how a host hands the
+    /// store its own actor system. Every other option, including ones added later, is carried over.
+    /// </summary>
+    internal StoreOptions InActorSystem(ActorSystem system)
+    {
+        var copy = (StoreOptions)MemberwiseClone();
+        copy._actorSystem = system;
         return copy;
     }
 
