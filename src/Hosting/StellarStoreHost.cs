@@ -1,5 +1,6 @@
 using Akka.Actor;
 using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Hosting;
 using Microsoft.Extensions.Options;
 
 namespace Stellar.Store.Hosting;
@@ -53,7 +54,7 @@ public sealed class StellarStoreHost
         var storeOptions = HostActorSystem() is { } system ? options.Store.InActorSystem(system) : options.Store;
         try
         {
-            var store = await options.Open(options.Path!, storeOptions, cancellationToken).ConfigureAwait(false);
+            var store = await options.Open(FullPath(options.Path!), storeOptions, cancellationToken).ConfigureAwait(false);
             Volatile.Write(ref _store, store);
             _opened.TrySetResult(store);
         }
@@ -89,6 +90,14 @@ public sealed class StellarStoreHost
             await store.DisposeAsync().ConfigureAwait(false);
         }
     }
+
+    /// <summary>
+    /// <paramref name="path"/> as it is when rooted, else under the host's content root: a service's current directory is
+    /// not the app's (a Windows service starts in the system folder).
+    /// </summary>
+    private string FullPath(string path) => _services.GetService<IHostEnvironment>() is { } environment
+        ? System.IO.Path.GetFullPath(path, environment.ContentRootPath)
+        : System.IO.Path.GetFullPath(path);
 
     /// <summary>The host's actor system when Akka.Hosting runs one and <c>WithStellarStore()</c> asked for the writers in it.</summary>
     private ActorSystem? HostActorSystem()

@@ -13,7 +13,10 @@ namespace Stellar.Store.Hosting;
 /// </remarks>
 public sealed class StellarStoreOptions
 {
-    /// <summary>The store's directory, created at the first start when it holds no store. Required.</summary>
+    /// <summary>
+    /// The store's directory, created at the first start when it holds no store. Required. A relative path is taken from
+    /// the host's content root (<c>IHostEnvironment.ContentRootPath</c>), not the process's current directory.
+    /// </summary>
     public string? Path { get; set; }
 
     /// <summary>

@@ -62,6 +62,17 @@ public sealed class HostedStoreTests : IDisposable
     }
 
     [Fact]
+    public async Task StartAsync_WithARelativePath_OpensTheStoreUnderTheHostsContentRoot()
+    {
+        var root = _dir.Sub("app");
+        Directory.CreateDirectory(root);
+        using var host = TestHosts.Build(b => b.Services.AddStellarStore(o => o.Path = Path.Combine("saves", "world1")), contentRoot: root);
+        await host.StartAsync();
+        Assert.Equal(Path.Combine(root, "saves", "world1"), host.Services.GetRequiredService<StellarStore>().Path);
+        await host.StopAsync();
+    }
+
+    [Fact]
     public async Task StartAsync_WhenTheStoreCannotOpen_FailsWithTheStoresOwnException()
     {
         var path = _dir.Sub("store");

@@ -6,9 +6,9 @@ namespace Stellar.Store.Hosting.Tests;
 /// <summary>Real hosts for the tests: no appsettings, environment or command line, so each test's services are all there is.</summary>
 internal static class TestHosts
 {
-    public static IHost Build(Action<HostApplicationBuilder> configure)
+    public static IHost Build(Action<HostApplicationBuilder> configure, string? contentRoot = null)
     {
-        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+        var builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true, ContentRootPath = contentRoot });
         configure(builder);
         return builder.Build();
     }
