@@ -5,7 +5,7 @@ namespace Stellar.Store.Hosting;
 /// <summary>
 /// Reports the hosted store: healthy while every open collection takes writes and compacts; the registration's failure
 /// status (unhealthy by default) when a collection is faulted or its last automatic compaction failed, or when the store
-/// is not open. The description names each such collection and why; <see cref="HealthCheckResult.Data"/> holds one
+/// is not open (before the start, after a failed open) or closed (after the stop). The description names each such collection and why; <see cref="HealthCheckResult.Data"/> holds one
 /// entry per collection named there.
 /// </summary>
 /// <remarks>Thread safety: may run on any thread, concurrently; it reads <see cref="StellarStore.GetCollectionHealth"/>,
@@ -24,6 +24,12 @@ internal sealed class StellarStoreHealthCheck(StellarStoreHost host) : IHealthCh
         catch (InvalidOperationException e)
         {
             return Task.FromResult(new HealthCheckResult(failed, "The store is not open.", e));
+        }
+
+        // Closed by the host's stop, or first by the actor system's CoordinatedShutdown: no write can be taken.
+        if (((IStoreContext)store).IsDisposed)
+        {
+            return Task.FromResult(new HealthCheckResult(failed, "The store is closed."));
         }
 
         var problems = new Dictionary<string, object>(StringComparer.Ordinal);

@@ -11,7 +11,7 @@ public static class StellarStoreHealthChecksBuilderExtensions
     /// Adds a check of the store registered by <c>AddStellarStore</c>: healthy while every open collection takes writes;
     /// <paramref name="failureStatus"/> when a collection is faulted (its writes fail until the store is reopened), when a
     /// collection's last automatic compaction failed (storage is failing, and the files keep growing), or when the store
-    /// is not open. The result's description names each such collection and why.
+    /// is not open (before the start, after a failed open) or closed (after the stop). The result's description names each such collection and why.
     /// </summary>
     /// <param name="builder">The host's health checks.</param>
     /// <param name="name">The check's name.</param>

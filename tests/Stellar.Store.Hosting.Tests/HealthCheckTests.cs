@@ -41,6 +41,18 @@ public sealed class HealthCheckTests : IDisposable
     }
 
     [Fact]
+    public async Task Check_AfterTheStop_IsUnhealthyBecauseTheStoreIsClosed()
+    {
+        using var host = HostOver(new FaultInjectingStorage(_dir.Sub("store")), new StoreOptions());
+        await host.StartAsync();
+        Assert.Equal(HealthStatus.Healthy, (await CheckAsync(host)).Status);
+        await host.StopAsync();
+        var entry = await CheckAsync(host);
+        Assert.Equal(HealthStatus.Unhealthy, entry.Status);
+        Assert.Equal("The store is closed.", entry.Description);
+    }
+
+    [Fact]
     public async Task Check_WhenAnAppendFails_TurnsFromHealthyToUnhealthyNamingTheFaultedCollection()
     {
         var storage = new FaultInjectingStorage(_dir.Sub("store"));
