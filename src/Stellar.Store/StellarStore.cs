@@ -563,9 +563,17 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
                 savers = _indexOrderSavers.ToList();
             }
 
-            foreach (var save in savers)
+            try
             {
-                save();
+                foreach (var save in savers)
+                {
+                    save();
+                }
+            }
+            catch (Exception e)
+            {
+                // Reported by the close, which still releases every file and the lock below.
+                failure = e;
             }
         }
 

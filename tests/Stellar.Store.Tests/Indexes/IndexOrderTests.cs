@@ -1,5 +1,6 @@
 using Stellar.Store.Format;
 using Stellar.Store.Indexes;
+using Stellar.Store.Testing;
 using Stellar.Store.Tests.Api;
 
 namespace Stellar.Store.Tests.Indexes;
@@ -135,6 +136,32 @@ public sealed class IndexOrderTests : IDisposable
         var (byGold, byName) = await Declare(store);
         Assert.False(SavedOrderUsed(byGold));
         Assert.True(SavedOrderUsed(byName));
+        Check(byGold, byName);
+    }
+
+    [Theory]
+    [InlineData(FaultTiming.BeforeEffect)]
+    [InlineData(FaultTiming.AfterEffect)]
+    public async Task Close_WhenTheOrderCannotBeWritten_StillClosesAndTheNextOpenAnswersAsTheModel(FaultTiming timing)
+    {
+        var memory = new MemoryStorage();
+        var faults = new FaultInjectingStorage(memory) { Timing = timing };
+        await using (var store = await faults.OpenStoreAsync())
+        {
+            var players = store.GetCollection<int, Player>("players", p => p.Id);
+            var all = Enumerable.Range(0, Records).Select(NewPlayer).ToList();
+            await players.BulkImportAsync(all);
+            all.ForEach(p => _model[p.Id] = p);
+            await Declare(store);
+
+            // The next replace fails: the first order the close writes.
+            faults.FailReplaceAt = faults.ReplaceCount + 1;
+        }
+
+        Assert.True(faults.FaultCount > 0);
+        faults.FailReplaceAt = null;
+        await using var reopened = await faults.OpenStoreAsync();
+        var (byGold, byName) = await Declare(reopened);
         Check(byGold, byName);
     }
 
