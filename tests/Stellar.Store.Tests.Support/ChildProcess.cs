@@ -66,25 +66,42 @@ public sealed class ChildProcess : IDisposable
     public static ChildProcess Start(string assemblyName, string projectDirectory, IReadOnlyDictionary<string, string>? environment, params string[] arguments)
     {
         ArgumentNullException.ThrowIfNull(arguments);
+        return Launch(assemblyName, workingDirectory: null, environment, [FindAssembly(assemblyName, projectDirectory), .. arguments]);
+    }
+
+    /// <summary>
+    /// Starts the .NET SDK's own command, <c>dotnet</c> with <paramref name="arguments"/> (such as <c>pack</c> and
+    /// its options), in <paramref name="workingDirectory"/>, adding <paramref name="environment"/> to the variables it
+    /// inherits. Fails if there is no <c>dotnet</c> to start.
+    /// </summary>
+    public static ChildProcess StartDotnet(string workingDirectory, IReadOnlyDictionary<string, string>? environment, params string[] arguments)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(workingDirectory);
+        ArgumentNullException.ThrowIfNull(arguments);
+        return Launch("dotnet " + string.Join(' ', arguments), workingDirectory, environment, arguments);
+    }
+
+    private static ChildProcess Launch(string name, string? workingDirectory, IReadOnlyDictionary<string, string>? environment, string[] arguments)
+    {
         var start = new ProcessStartInfo(DotnetHost())
         {
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
+            WorkingDirectory = workingDirectory ?? string.Empty,
         };
-        start.ArgumentList.Add(FindAssembly(assemblyName, projectDirectory));
         foreach (var argument in arguments)
         {
             start.ArgumentList.Add(argument);
         }
 
-        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        foreach (var (variable, value) in environment ?? new Dictionary<string, string>())
         {
-            start.Environment[name] = value;
+            start.Environment[variable] = value;
         }
 
-        var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {assemblyName}.");
-        return new ChildProcess(process, assemblyName);
+        var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {name}.");
+        return new ChildProcess(process, name);
     }
 
     /// <summary>Reads standard output until the line <paramref name="expected"/>; fails if it is not there in time.</summary>

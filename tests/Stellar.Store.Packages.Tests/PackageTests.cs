@@ -1,0 +1,98 @@
+namespace Stellar.Store.Packages.Tests;
+
+/// <summary>
+/// What <c>dotnet pack</c> makes of the projects under <c>src/</c>: one package with symbols per project, at one
+/// version, each with what a package page and a debugger need, and enough on its own for the README's program.
+/// </summary>
+public sealed class PackageTests(PackedPackages packed) : IClassFixture<PackedPackages>
+{
+    // The last line the README's program prints: the record, read back after the store was closed and opened again.
+    private const string ReadmeProgramLastLine = "Ada is back at level 12";
+
+    [Fact]
+    public void Pack_EveryProjectUnderSrc_GivesOnePackageWithSymbolsAtOneVersion()
+    {
+        Assert.Equal(packed.ShippedProjects.Order(StringComparer.Ordinal), packed.Packages.Select(p => p.Id).Order(StringComparer.Ordinal));
+        var version = Assert.Single(packed.Packages.Select(p => p.Version).Distinct());
+        Assert.EndsWith("-" + packed.VersionSuffix, version, StringComparison.Ordinal);
+        Assert.All(packed.Packages, p => Assert.True(File.Exists(p.SymbolsPath), $"{p.Id} has no symbols package beside it."));
+    }
+
+    [Fact]
+    public void Pack_EveryPackage_CarriesLicenseReadmeRepositoryAndDescription()
+    {
+        Assert.NotEmpty(packed.Packages);
+        Assert.All(packed.Packages, package =>
+        {
+            var nuspec = PackedPackages.Nuspec(package.PackagePath);
+            var entries = PackedPackages.Entries(package.PackagePath);
+
+            var license = PackedPackages.Metadata(nuspec, "license");
+            Assert.Equal("expression", license?.Attribute("type")?.Value);
+            Assert.Equal("MIT", license?.Value);
+            Assert.Contains("LICENSE", entries);
+
+            var readme = PackedPackages.Metadata(nuspec, "readme")?.Value;
+            Assert.False(string.IsNullOrEmpty(readme), $"{package.Id} names no readme.");
+            Assert.Contains(readme, entries);
+
+            var repository = PackedPackages.Metadata(nuspec, "repository");
+            Assert.StartsWith("https://", repository?.Attribute("url")?.Value, StringComparison.Ordinal);
+            Assert.False(string.IsNullOrWhiteSpace(PackedPackages.Metadata(nuspec, "description")?.Value), $"{package.Id} has no description.");
+            Assert.False(string.IsNullOrWhiteSpace(PackedPackages.Metadata(nuspec, "tags")?.Value), $"{package.Id} has no tags.");
+
+            foreach (var framework in new[] { "net10.0", "net8.0" })
+            {
+                Assert.Contains($"lib/{framework}/{package.Id}.dll", entries);
+                Assert.Contains($"lib/{framework}/{package.Id}.xml", entries);
+                Assert.Contains($"lib/{framework}/{package.Id}.pdb", PackedPackages.Entries(package.SymbolsPath));
+            }
+        });
+    }
+
+    [Fact]
+    public async Task ReadmeProgram_ReferencingStellarStoreAlone_RestoresFromThePackagesAndReadsItsRecordAfterAReopen()
+    {
+        var store = Assert.Single(packed.Packages, p => p.Id == "Stellar.Store");
+        var registries = await RegistriesAsync();
+        var consumer = packed.Scratch("consumer");
+        ConsumerProject.Write(consumer, store.Id, store.Version, ReadmeProgram(), packed.Feed, registries);
+
+        await Dotnet.RunAsync(consumer, "build", "-c", "Release", "-m:1", "--disable-build-servers");
+        var output = await Dotnet.RunAsync(consumer, ConsumerProject.Assembly(consumer));
+
+        Assert.Equal(ReadmeProgramLastLine, output.TrimEnd().Split('\n')[^1].TrimEnd('\r'));
+    }
+
+    /// <summary>The C# program of the README's "Use it in your project" section.</summary>
+    private string ReadmeProgram()
+    {
+        const string Section = "## Use it in your project";
+        const string Open = "```csharp\n";
+        var readme = File.ReadAllText(Path.Combine(packed.RepositoryRoot, "README.md")).ReplaceLineEndings("\n");
+        var section = readme.IndexOf(Section, StringComparison.Ordinal);
+        Assert.True(section >= 0, $"README.md has no '{Section}' section.");
+        var start = readme.IndexOf(Open, section, StringComparison.Ordinal);
+        Assert.True(start >= 0, $"README.md's '{Section}' section has no C# block.");
+        start += Open.Length;
+        var end = readme.IndexOf("```", start, StringComparison.Ordinal);
+        return readme[start..end];
+    }
+
+    /// <summary>
+    /// The package sources this machine restores the repository from (NuGet's configuration as seen from its root):
+    /// the program's other dependencies, Akka.NET, MessagePack and LZ4, come from there as a user's would.
+    /// </summary>
+    private async Task<IReadOnlyList<string>> RegistriesAsync()
+    {
+        // Short format: one "E <url>" line per enabled source ("D" for disabled ones).
+        var listed = await Dotnet.RunAsync(packed.RepositoryRoot, "nuget", "list", "source", "--format", "Short");
+        var registries = listed.Split('\n')
+            .Select(line => line.Trim())
+            .Where(line => line.StartsWith("E ", StringComparison.Ordinal))
+            .Select(line => line[2..].Trim())
+            .ToList();
+        Assert.True(registries.Count > 0, $"No enabled package source is configured:\n{listed}");
+        return registries;
+    }
+}
