@@ -68,11 +68,14 @@ public sealed class PackedPackages : IAsyncLifetime, IDisposable
         var globalPackages = listed[(listed.IndexOf(':', StringComparison.Ordinal) + 1)..].Trim();
         foreach (var package in Packages)
         {
-            var restored = Path.Combine(globalPackages, package.Id.ToLowerInvariant(), package.Version.ToLowerInvariant());
+            var versions = Path.Combine(globalPackages, package.Id.ToLowerInvariant());
+            var restored = Path.Combine(versions, package.Version.ToLowerInvariant());
             if (Directory.Exists(restored))
             {
                 Directory.Delete(restored, recursive: true);
             }
+
+            DeleteIfEmpty(versions);
         }
     }
 
@@ -105,6 +108,21 @@ public sealed class PackedPackages : IAsyncLifetime, IDisposable
         var id = Metadata(nuspec, "id")?.Value ?? throw new InvalidDataException($"{packagePath} has no id.");
         var version = Metadata(nuspec, "version")?.Value ?? throw new InvalidDataException($"{packagePath} has no version.");
         return new PackedPackage(id, version, packagePath, Path.ChangeExtension(packagePath, ".snupkg"));
+    }
+
+    private static void DeleteIfEmpty(string directory)
+    {
+        try
+        {
+            if (Directory.Exists(directory) && !Directory.EnumerateFileSystemEntries(directory).Any())
+            {
+                Directory.Delete(directory);
+            }
+        }
+        catch (IOException)
+        {
+            // Another restore on the machine has just put a version of its own there: the folder is in use, keep it.
+        }
     }
 
     private static string FindRepositoryRoot()
