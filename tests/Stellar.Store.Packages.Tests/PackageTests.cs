@@ -51,6 +51,14 @@ public sealed class PackageTests(PackedPackages packed) : IClassFixture<PackedPa
     }
 
     [Fact]
+    public void Readme_PackageReference_NamesTheVersionThePackagesHave()
+    {
+        var store = Assert.Single(packed.Packages, p => p.Id == "Stellar.Store");
+        var released = store.Version[..^("-" + packed.VersionSuffix).Length];
+        Assert.Contains($"""<PackageReference Include="Stellar.Store" Version="{released}" />""", Readme(), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task ReadmeProgram_ReferencingStellarStoreAlone_RestoresFromThePackagesAndReadsItsRecordAfterAReopen()
     {
         var store = Assert.Single(packed.Packages, p => p.Id == "Stellar.Store");
@@ -69,7 +77,7 @@ public sealed class PackageTests(PackedPackages packed) : IClassFixture<PackedPa
     {
         const string Section = "## Use it in your project";
         const string Open = "```csharp\n";
-        var readme = File.ReadAllText(Path.Combine(packed.RepositoryRoot, "README.md")).ReplaceLineEndings("\n");
+        var readme = Readme();
         var section = readme.IndexOf(Section, StringComparison.Ordinal);
         Assert.True(section >= 0, $"README.md has no '{Section}' section.");
         var start = readme.IndexOf(Open, section, StringComparison.Ordinal);
@@ -78,6 +86,8 @@ public sealed class PackageTests(PackedPackages packed) : IClassFixture<PackedPa
         var end = readme.IndexOf("```", start, StringComparison.Ordinal);
         return readme[start..end];
     }
+
+    private string Readme() => File.ReadAllText(Path.Combine(packed.RepositoryRoot, "README.md")).ReplaceLineEndings("\n");
 
     /// <summary>
     /// The package sources this machine restores the repository from (NuGet's configuration as seen from its root):
