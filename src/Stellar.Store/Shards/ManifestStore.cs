@@ -331,7 +331,11 @@ internal sealed class ManifestStore
         }
     }
 
-    private static byte[]? Unlock(Manifest manifest, byte[]? key, string? passphrase, string directory, string path)
+    /// <summary>
+    /// Derives the master key of a parsed manifest's store from <paramref name="key"/> or <paramref name="passphrase"/>
+    /// and authenticates the manifest with it; null for a plain store. Also the tool's read-only reader's unlock.
+    /// </summary>
+    internal static byte[]? Unlock(Manifest manifest, byte[]? key, string? passphrase, string directory, string path)
     {
         if (manifest.Encryption is null)
         {
