@@ -167,6 +167,26 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     }
 
     /// <summary>
+    /// The collection <paramref name="name"/> as the manifest records it, <paramref name="keyType"/> and
+    /// <paramref name="valueType"/> (created with those names when there is none), read and written through
+    /// <typeparamref name="TKey"/> and <typeparamref name="TValue"/>: stand-ins that read and write the recorded types'
+    /// MessagePack bytes as they are, for the <c>stellar</c> tool, which lacks the CLR types of the collections it
+    /// imports into, salvages and compacts.
+    /// </summary>
+    /// <exception cref="InvalidOperationException">The collection exists with other recorded types.</exception>
+    internal Collection<TKey, TValue> GetCollectionRecordedAs<TKey, TValue>(string name, Func<TValue, TKey> keySelector, string keyType, string valueType)
+        where TKey : notnull
+    {
+        CollectionName.Validate(name);
+        ArgumentNullException.ThrowIfNull(keySelector);
+        return Open(name, keySelector, (keyType, valueType));
+    }
+
+    /// <summary>The user collections the manifest lists, as (name, key type, value type), in the manifest's order.</summary>
+    internal IReadOnlyList<(string Name, string KeyType, string ValueType)> RecordedCollections =>
+        _manifest.Collections.Where(c => CollectionName.IsValid(c.Name)).Select(c => (c.Name, c.KeyType, c.ValueType)).ToList();
+
+    /// <summary>
     /// Applies the writes <paramref name="build"/> adds, to any collections of this store, atomically: after a crash
     /// they are all there or none is, and no <see cref="Snapshot"/> ever holds some of them without the others. Each
     /// collection's writes are checked in order as an atomic batch's are, and if any write anywhere is rejected, the task
@@ -243,8 +263,11 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         return _units.Snapshot();
     }
 
-    /// <summary>The collection <paramref name="name"/>, loaded on first use; the store's own collections too (no naming rule).</summary>
-    private Collection<TKey, TValue> Open<TKey, TValue>(string name, Func<TValue, TKey> keySelector)
+    /// <summary>
+    /// The collection <paramref name="name"/>, loaded on first use; the store's own collections too (no naming rule).
+    /// <paramref name="recordedTypes"/> are the type names to record and check instead of the stand-ins' own.
+    /// </summary>
+    private Collection<TKey, TValue> Open<TKey, TValue>(string name, Func<TValue, TKey> keySelector, (string Key, string Value)? recordedTypes = null)
         where TKey : notnull
     {
         ThrowIfDisposed();
@@ -258,7 +281,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
             ThrowIfDisposed();
             if (!_collections.TryGetValue(name, out opening))
             {
-                (entry, chain) = Prepare<TKey, TValue>(name);
+                (entry, chain) = Prepare<TKey, TValue>(name, recordedTypes);
 
                 // Published before the load runs, so that a second caller waits for this load instead of starting one.
                 load = new TaskCompletionSource<object>(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -299,13 +322,13 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     /// Finds or adds the collection's manifest entry, checks its types, and makes its shard chain: the quick part of
     /// the first <see cref="GetCollection{TKey,TValue}"/>, done under the store's lock.
     /// </summary>
-    private (ManifestCollection Entry, ShardChain Chain) Prepare<TKey, TValue>(string name)
+    private (ManifestCollection Entry, ShardChain Chain) Prepare<TKey, TValue>(string name, (string Key, string Value)? recordedTypes)
         where TKey : notnull
     {
         Debug.Assert(Monitor.IsEntered(_gate), "the manifest entry and the chain are made under the store's lock");
         RecordSerializer<TKey>.EnsureSerializable("key");
         RecordSerializer<TValue>.EnsureSerializable("value");
-        var entry = _manifest.GetOrAddCollection(name, TypeName<TKey>(), TypeName<TValue>());
+        var entry = _manifest.GetOrAddCollection(name, recordedTypes?.Key ?? TypeName<TKey>(), recordedTypes?.Value ?? TypeName<TValue>());
         if (!_chains.TryGetValue(name, out var chain))
         {
             chain = new ShardChain(_storage, _manifest, entry.Id, Options.MaxShardBytes, Options.Durability);
