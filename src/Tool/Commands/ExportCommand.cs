@@ -1,0 +1,96 @@
+using System.CommandLine;
+using System.Globalization;
+using System.Text;
+using MessagePack;
+using Spectre.Console;
+using Stellar.Store.Inspection;
+using Stellar.Store.Tool.Export;
+
+namespace Stellar.Store.Tool.Commands;
+
+/// <summary>
+/// <c>stellar export STORE COLLECTION [--output FILE]</c>: writes the collection's live records as JSON Lines, one
+/// <c>{"key":…,"value":…}</c> object a line (with <c>"expiresAt"</c> for a record that expires), in key byte order,
+/// through MessagePack's JSON conversion. Read-only; refuses a damaged store (salvage it first).
+/// </summary>
+internal static class ExportCommand
+{
+    public static Command Create(ToolContext context)
+    {
+        var command = new Command("export", "Write a collection's records as JSON Lines (read-only)");
+        var store = StoreArguments.Store();
+        var collection = StoreArguments.Collection("The collection to export");
+        var output = new Option<FileInfo>("--output", "-o") { Description = "The file to write (must not exist); standard output when left out" };
+        command.Arguments.Add(store);
+        command.Arguments.Add(collection);
+        command.Options.Add(output);
+        var secrets = new StoreSecrets(command);
+        command.SetAction(async (parse, cancellationToken) =>
+        {
+            var (key, passphrase) = secrets.Read(parse, context);
+            var file = parse.GetValue(output);
+            if (file is { Exists: true })
+            {
+                throw new ToolException(ExitCodes.BadInput, $"'{file.FullName}' exists: export never overwrites a file. Choose another name or delete it.");
+            }
+
+            using var inspector = StoreAccess.Inspect(parse.GetValue(store)!, key, passphrase);
+            var name = parse.GetValue(collection)!;
+            var contents = StoreContents.Read(inspector, DateTimeOffset.UtcNow);
+            var found = contents.FirstOrDefault(c => c.Entry.Name == name && CollectionName.IsValid(name))
+                ?? throw new ToolException(ExitCodes.BadInput, $"The store has no collection '{name}'. It has: {string.Join(", ", contents.Select(c => c.Entry.Name).Where(CollectionName.IsValid))}.");
+            if (contents.SelectMany(c => c.Damage).FirstOrDefault() is { } bad)
+            {
+                throw new ToolException(ExitCodes.Damaged, $"The store is damaged ('{bad.Path}' at offset {bad.Offset}: {bad.Problem}); export reads only sound stores. Run 'stellar salvage' and export from the new store.");
+            }
+
+            WarnOfLoss(context.Console, found.Live);
+            if (file is null)
+            {
+                await WriteAsync(context.Data, found.Live, cancellationToken).ConfigureAwait(false);
+                return ExitCodes.Ok;
+            }
+
+            var writer = new StreamWriter(file.FullName, append: false, new UTF8Encoding(encoderShouldEmitUTF8Identifier: false));
+            await using (writer.ConfigureAwait(false))
+            {
+                await WriteAsync(writer, found.Live, cancellationToken).ConfigureAwait(false);
+            }
+
+            context.Console.MarkupLineInterpolated(CultureInfo.InvariantCulture, $"Exported {found.Live.Count} record(s) of '{name}' to '{file.FullName}'.");
+            return ExitCodes.Ok;
+        });
+        return command;
+    }
+
+    /// <summary>Says, before the export, how many records JSON cannot carry back to the store as they are.</summary>
+    private static void WarnOfLoss(IAnsiConsole console, IReadOnlyList<LiveRecord> records)
+    {
+        var lossy = records.Count(r => JsonFidelity.IsLossy(r.Key) || JsonFidelity.IsLossy(r.Value));
+        if (lossy > 0)
+        {
+            console.MarkupLineInterpolated(CultureInfo.InvariantCulture,
+                $"[yellow]warning:[/] {lossy} record(s) hold MessagePack extension values (such as DateTime) or map keys that are not strings: JSON writes them as strings, and an import of this file stores strings in their place.");
+        }
+    }
+
+    private static async Task WriteAsync(TextWriter writer, IReadOnlyList<LiveRecord> records, CancellationToken cancellationToken)
+    {
+        var line = new StringBuilder();
+        foreach (var record in records)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            line.Clear()
+                .Append("{\"key\":").Append(MessagePackSerializer.ConvertToJson(record.Key, cancellationToken: cancellationToken))
+                .Append(",\"value\":").Append(MessagePackSerializer.ConvertToJson(record.Value, cancellationToken: cancellationToken));
+            if (record.ExpiresAt != 0)
+            {
+                line.Append(",\"expiresAt\":\"").Append(new DateTimeOffset(record.ExpiresAt, TimeSpan.Zero).ToString("O", CultureInfo.InvariantCulture)).Append('"');
+            }
+
+            await writer.WriteLineAsync(line.Append('}'), cancellationToken).ConfigureAwait(false);
+        }
+
+        await writer.FlushAsync(cancellationToken).ConfigureAwait(false);
+    }
+}

@@ -1,0 +1,58 @@
+using MessagePack;
+
+namespace Stellar.Store.Tool.Export;
+
+/// <summary>
+/// Tells whether MessagePack's JSON conversion loses something of a value: an extension value (a <c>DateTime</c> is
+/// a timestamp extension) becomes a string, and a map key that is not a string (a <c>Dictionary&lt;int, …&gt;</c>) a
+/// quoted one, which an import reads back as strings that the game's types no longer read.
+/// </summary>
+internal static class JsonFidelity
+{
+    /// <summary>Whether <paramref name="bytes"/> (one MessagePack value) holds an extension value or a map key that is not a string.</summary>
+    public static bool IsLossy(ReadOnlyMemory<byte> bytes)
+    {
+        var reader = new MessagePackReader(bytes);
+        return IsLossy(ref reader);
+    }
+
+    private static bool IsLossy(ref MessagePackReader reader)
+    {
+        switch (reader.NextMessagePackType)
+        {
+            case MessagePackType.Extension:
+                return true;
+            case MessagePackType.Array:
+                var items = reader.ReadArrayHeader();
+                for (var i = 0; i < items; i++)
+                {
+                    if (IsLossy(ref reader))
+                    {
+                        return true;
+                    }
+                }
+
+                return false;
+            case MessagePackType.Map:
+                var entries = reader.ReadMapHeader();
+                for (var i = 0; i < entries; i++)
+                {
+                    if (reader.NextMessagePackType != MessagePackType.String)
+                    {
+                        return true;
+                    }
+
+                    reader.Skip();
+                    if (IsLossy(ref reader))
+                    {
+                        return true;
+                    }
+                }
+
+                return false;
+            default:
+                reader.Skip();
+                return false;
+        }
+    }
+}

@@ -1,0 +1,95 @@
+using Stellar.Store.Inspection;
+using Stellar.Store.Tool.Raw;
+
+namespace Stellar.Store.Tool;
+
+/// <summary>
+/// How the verbs reach a store: read-only through the inspector (info, verify, export, salvage's source), or opened
+/// by the engine (import, compact, salvage's new store) with the collections' recorded types stood in for by raw
+/// MessagePack. Turns the store's exceptions into <see cref="ToolException"/>s that say what to do.
+/// </summary>
+internal static class StoreAccess
+{
+    /// <summary>Opens <paramref name="directory"/> read-only; see <see cref="StoreInspector"/>.</summary>
+    public static StoreInspector Inspect(DirectoryInfo directory, byte[]? key, string? passphrase)
+    {
+        RequireDirectory(directory);
+        return Translate(() => StoreInspector.Open(directory.FullName, key, passphrase));
+    }
+
+    /// <summary>
+    /// Opens the store at <paramref name="directory"/> with the engine, keeping its compression, with no background
+    /// compaction or expiry removal, so that the tool writes only what its verb asks for.
+    /// </summary>
+    public static async Task<StellarStore> OpenAsync(string directory, byte[]? key, string? passphrase, Compression compression, CancellationToken cancellationToken)
+    {
+        var options = new StoreOptions
+        {
+            EncryptionKey = key,
+            EncryptionPassphrase = passphrase,
+            Compression = compression,
+            CompactionThreshold = 0,
+            ExpirySweepInterval = Timeout.InfiniteTimeSpan,
+        };
+        try
+        {
+            return await StellarStore.OpenAsync(directory, options, cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception e) when (Translated(e) is { } translated)
+        {
+            throw translated;
+        }
+    }
+
+    /// <summary>The compression a store records for new blocks, read from its manifest without opening it.</summary>
+    public static Compression CompressionOf(DirectoryInfo directory, byte[]? key, string? passphrase)
+    {
+        using var inspector = Inspect(directory, key, passphrase);
+        return (Compression)inspector.Compression;
+    }
+
+    /// <summary>Opens collection <paramref name="name"/> as its manifest records it, through raw MessagePack stand-ins.</summary>
+    public static Collection<RawKey, RawValue> RawCollection(StellarStore store, string name, string keyType, string valueType)
+    {
+        try
+        {
+            return store.GetCollectionRecordedAs<RawKey, RawValue>(name, RawValue.KeyOf, keyType, valueType);
+        }
+        catch (Exception e) when (Translated(e) is { } translated)
+        {
+            throw translated;
+        }
+    }
+
+    /// <summary>The store's exceptions as the messages and exit codes the tool reports; null for anything else.</summary>
+    public static ToolException? Translated(Exception e) => e switch
+    {
+        ToolException tool => tool,
+        WrongKeyException => new(ExitCodes.CannotOpen, $"Wrong key or passphrase: {e.Message} Give the store's own with --key-file, --key-env, --passphrase-file, --passphrase-env or --ask-passphrase.", e),
+        StoreLockedException => new(ExitCodes.CannotOpen, $"{e.Message} Stop the program that has it open (a game server) and run the tool again.", e),
+        IncompatibleFormatException => new(ExitCodes.CannotOpen, $"{e.Message} Use a newer build of the tool.", e),
+        CorruptBlockException => new(ExitCodes.Damaged, $"{e.Message}. Run 'stellar verify' for every bad block and 'stellar salvage' to copy what is intact into a new store.", e),
+        CorruptStoreException => new(ExitCodes.Damaged, $"{e.Message}.", e),
+        _ => null,
+    };
+
+    private static T Translate<T>(Func<T> open)
+    {
+        try
+        {
+            return open();
+        }
+        catch (Exception e) when (Translated(e) is { } translated)
+        {
+            throw translated;
+        }
+    }
+
+    private static void RequireDirectory(DirectoryInfo directory)
+    {
+        if (!directory.Exists)
+        {
+            throw new ToolException(ExitCodes.BadInput, $"There is no directory '{directory.FullName}'.");
+        }
+    }
+}
