@@ -1,0 +1,180 @@
+using System.Text.Json;
+
+namespace Stellar.Store.Tool.Tests;
+
+public sealed class ExportImportTests
+{
+    private const string PlayerType = "Stellar.Store.Tool.Tests.Player";
+
+    [Fact]
+    public async Task Export_WritesEveryLiveRecordAsAJsonLine()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        var written = await TestStores.WritePlayersAsync(path, 30, encrypted: false);
+        await using (var store = await StellarStore.OpenAsync(path, TestStores.Options(encrypted: false)))
+        {
+            var players = store.GetCollection<int, Player>(TestStores.Players, p => p.Id);
+            await players.DeleteAsync(7);
+            await players.UpsertAsync(Player.Make(8) with { Level = 99 });
+        }
+
+        var run = await ToolRun.RunAsync("export", path, TestStores.Players);
+
+        Assert.Equal(0, run.ExitCode);
+        var expected = written.Select(w => w.Player).Where(p => p.Id != 7).Select(p => p.Id == 8 ? p with { Level = 99 } : p).ToDictionary(p => p.Id);
+        var exported = run.Data.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(ParseLine).ToList();
+        Assert.Equal(expected.Count, exported.Count);
+        foreach (var (key, player) in exported)
+        {
+            Assert.Equal(expected[key], player);
+        }
+    }
+
+    [Fact]
+    public async Task Export_OfValuesJsonCannotCarryBack_WarnsHowMany()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await using (var store = await StellarStore.OpenAsync(path))
+        {
+            var logins = store.GetCollection<string, Login>("logins", l => l.Name);
+            var tags = store.GetCollection<string, Dictionary<int, string>>("tags", d => d[0]);
+            var names = store.GetCollection<string, string>("names", n => n);
+            await logins.UpsertAsync(new Login { Name = "ann", At = new DateTime(2030, 1, 2, 3, 4, 5, DateTimeKind.Utc) });
+            await tags.UpsertAsync(new Dictionary<int, string> { [0] = "a" });
+            await tags.UpsertAsync(new Dictionary<int, string> { [0] = "b" });
+            await names.UpsertAsync("c");
+        }
+
+        var loginsRun = await ToolRun.RunAsync("export", path, "logins");
+        var tagsRun = await ToolRun.RunAsync("export", path, "tags");
+        var namesRun = await ToolRun.RunAsync("export", path, "names");
+
+        Assert.Equal(0, tagsRun.ExitCode);
+        Assert.Contains("warning: 1 record(s) hold MessagePack extension values", loginsRun.Output, StringComparison.Ordinal);
+        Assert.Contains("warning: 2 record(s) hold MessagePack extension values", tagsRun.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("warning", namesRun.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Export_ThenImportIntoANewStore_TheGameReadsEveryRecordBackWithItsTypes()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        var written = await TestStores.WritePlayersAsync(path, 40, encrypted: true);
+        var file = temp.Sub("players.jsonl");
+
+        var export = await ToolRun.RunWithKeyAsync("export", path, TestStores.Players, "--output", file);
+        var import = await ToolRun.RunWithKeyAsync("import", temp.Sub("copy"), TestStores.Players, "--input", file, "--key-type", "System.Int32", "--value-type", PlayerType);
+
+        Assert.Equal(0, export.ExitCode);
+        Assert.Equal(0, import.ExitCode);
+        Assert.Contains("Imported 40 record(s)", import.Output, StringComparison.Ordinal);
+        var read = await TestStores.ReadPlayersAsync(temp.Sub("copy"), encrypted: true);
+        Assert.Equal(written.Select(w => w.Player).OrderBy(p => p.Id), read.Values.OrderBy(p => p.Id));
+    }
+
+    [Fact]
+    public async Task Import_IntoAnExistingTypedCollection_UpsertsAndKeepsItsTypes()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await TestStores.WritePlayersAsync(path, 5, encrypted: false);
+        var file = temp.Sub("in.jsonl");
+        File.WriteAllLines(file, [Line(3, Player.Make(3) with { Level = 42 }), "", Line(100, Player.Make(100))]);
+
+        var run = await ToolRun.RunAsync("import", path, TestStores.Players, "--input", file);
+
+        Assert.Equal(0, run.ExitCode);
+        var read = await TestStores.ReadPlayersAsync(path, encrypted: false);
+        Assert.Equal(6, read.Count);
+        Assert.Equal(42, read[3].Level);
+        Assert.Equal(Player.Make(100), read[100]);
+    }
+
+    [Fact]
+    public async Task Import_IntoANewUntypedCollection_IsReadableAsObjects()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        var file = temp.Sub("in.jsonl");
+        File.WriteAllLines(file, ["{\"key\":\"alice\",\"value\":{\"gold\":12,\"items\":[\"sword\",\"shield\"]}}", "{\"key\":\"bob\",\"value\":7}"]);
+
+        var run = await ToolRun.RunAsync("import", path, "misc", "--input", file);
+
+        Assert.Equal(0, run.ExitCode);
+        await using var store = await StellarStore.OpenAsync(path);
+        var misc = store.GetCollection<object, object>("misc", _ => throw new InvalidOperationException("read only"));
+        Assert.Equal(2, misc.Count);
+        var alice = Assert.IsAssignableFrom<IDictionary<object, object>>(misc.Get("alice"));
+        Assert.Equal(12, Convert.ToInt32(alice["gold"], System.Globalization.CultureInfo.InvariantCulture));
+        Assert.Equal(7, Convert.ToInt32(misc.Get("bob"), System.Globalization.CultureInfo.InvariantCulture));
+    }
+
+    [Theory]
+    [InlineData("{\"key\":1,\"value\":{\"Id\":1}}\n{\"key\":2,\"value\":", "line 2: not JSON")]
+    [InlineData("{\"key\":1}", "line 1: the \"value\" is missing or null")]
+    [InlineData("{\"key\":\"one\",\"value\":{}}", "line 1: the \"key\" does not read as System.Int32")]
+    [InlineData("{\"key\":1,\"value\":{},\"level\":3}", "line 1: unknown property \"level\"")]
+    [InlineData("[1,2]", "line 1: a line must be an object")]
+    public async Task Import_OfABadLine_NamesItAndChangesNothing(string input, string message)
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await TestStores.WritePlayersAsync(path, 5, encrypted: false);
+        var file = temp.Sub("bad.jsonl");
+        File.WriteAllText(file, input);
+        var before = TestStores.Snapshot(path);
+
+        var run = await ToolRun.RunAsync("import", path, TestStores.Players, "--input", file);
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains(message, run.Output, StringComparison.Ordinal);
+        Assert.Contains("Nothing was imported.", run.Output, StringComparison.Ordinal);
+        run.AssertNoStackTrace();
+        Assert.Equal(before, TestStores.Snapshot(path));
+    }
+
+    [Fact]
+    public async Task Import_WhenCancelled_ExitsWithTheCancelCodeAndTheStoreStillOpens()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await TestStores.WritePlayersAsync(path, 5, encrypted: false);
+        var file = temp.Sub("in.jsonl");
+        File.WriteAllLines(file, Enumerable.Range(1000, 2000).Select(i => Line(i, Player.Make(i))));
+        using var cancel = new CancellationTokenSource();
+        await cancel.CancelAsync();
+
+        var run = await ToolRun.RunAsync(null, cancel.Token, "import", path, TestStores.Players, "--input", file);
+
+        Assert.Equal(130, run.ExitCode);
+        run.AssertNoStackTrace();
+        var read = await TestStores.ReadPlayersAsync(path, encrypted: false);
+        Assert.Equal(Enumerable.Range(1, 5), read.Keys.Order());
+    }
+
+    [Fact]
+    public async Task Import_WithATypeOtherThanTheCollections_IsRefused()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await TestStores.WritePlayersAsync(path, 2, encrypted: false);
+        var file = temp.Sub("in.jsonl");
+        File.WriteAllLines(file, [Line(3, Player.Make(3))]);
+
+        var run = await ToolRun.RunAsync("import", path, TestStores.Players, "--input", file, "--key-type", "System.String");
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains("holds System.Int32 -> Stellar.Store.Tool.Tests.Player", run.Output, StringComparison.Ordinal);
+    }
+
+    private static string Line(int key, Player player) => JsonSerializer.Serialize(new { key, value = player });
+
+    private static (int Key, Player Player) ParseLine(string line)
+    {
+        using var json = JsonDocument.Parse(line);
+        return (json.RootElement.GetProperty("key").GetInt32(), json.RootElement.GetProperty("value").Deserialize<Player>()!);
+    }
+}
