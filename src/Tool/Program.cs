@@ -1,4 +1,5 @@
 using System.CommandLine;
+using System.CommandLine.Help;
 using Spectre.Console;
 using Stellar.Store.Tool.Commands;
 
@@ -24,7 +25,10 @@ internal static class Program
     private static async Task<int> RunAsync(string[] args, ToolContext context, bool handleCtrlC, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(context);
-        var root = new RootCommand("Inspect, verify, export, import, salvage and compact Stellar.Store stores.");
+        // Not a RootCommand, which names itself after the process: the tool runs as "dotnet Stellar.Store.Tool.dll".
+        var root = new Command("stellar", "Inspect, verify, export, import, salvage and compact Stellar.Store stores.");
+        root.Options.Add(new HelpOption());
+        root.Options.Add(new VersionOption());
         root.Subcommands.Add(InfoCommand.Create(context));
         root.Subcommands.Add(VerifyCommand.Create(context));
         root.Subcommands.Add(ExportCommand.Create(context));
@@ -44,11 +48,11 @@ internal static class Program
             return ExitCodes.BadInput;
         }
 
-        using var help = new StringWriter();
+        // Help is System.CommandLine's own layout, written as it is rather than wrapped again by the console.
         var invocation = new InvocationConfiguration
         {
-            Output = help,
-            Error = help,
+            Output = context.Data,
+            Error = context.Data,
             EnableDefaultExceptionHandler = false,
             ProcessTerminationTimeout = handleCtrlC ? TimeSpan.FromSeconds(5) : null,
         };
@@ -65,13 +69,6 @@ internal static class Program
         {
             context.Console.MarkupLine("[yellow]cancelled[/]");
             return ExitCodes.Cancelled;
-        }
-        finally
-        {
-            if (help.GetStringBuilder().Length > 0)
-            {
-                context.Console.Write(new Text(help.ToString()));
-            }
         }
     }
 }
