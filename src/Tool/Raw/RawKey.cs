@@ -6,13 +6,15 @@ namespace Stellar.Store.Tool.Raw;
 /// A key as the MessagePack bytes the store holds, standing in for a collection's key type, which the tool does not
 /// have: read and written byte for byte, equal when the bytes are. Immutable.
 /// </summary>
-[MessagePackFormatter(typeof(RawKeyFormatter))]
-internal sealed class RawKey : IEquatable<RawKey>
+[MessagePackFormatter(typeof(RawFormatter<RawKey>))]
+internal sealed class RawKey : IEquatable<RawKey>, IRawMessagePack<RawKey>
 {
     public RawKey(ReadOnlyMemory<byte> bytes) => Bytes = bytes;
 
     /// <summary>The key's MessagePack bytes: one whole MessagePack value.</summary>
     public ReadOnlyMemory<byte> Bytes { get; }
+
+    public static RawKey Read(byte[] bytes) => new(bytes);
 
     public bool Equals(RawKey? other) => other is not null && Bytes.Span.SequenceEqual(other.Bytes.Span);
 

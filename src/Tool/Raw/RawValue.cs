@@ -7,8 +7,8 @@ namespace Stellar.Store.Tool.Raw;
 /// record as a value that carries its key and expiry, since it cannot compute a key from bytes it cannot read; values
 /// the store reads back carry neither. Immutable.
 /// </summary>
-[MessagePackFormatter(typeof(RawValueFormatter))]
-internal sealed class RawValue
+[MessagePackFormatter(typeof(RawFormatter<RawValue>))]
+internal sealed class RawValue : IRawMessagePack<RawValue>
 {
     public RawValue(ReadOnlyMemory<byte> bytes, RawKey? key = null, DateTimeOffset? expiresAt = null)
     {
@@ -25,6 +25,8 @@ internal sealed class RawValue
 
     /// <summary>When the record written expires; null for one that lasts.</summary>
     public DateTimeOffset? ExpiresAt { get; }
+
+    public static RawValue Read(byte[] bytes) => new(bytes);
 
     /// <summary>The collection's key selector: the key the record is written under.</summary>
     public static RawKey KeyOf(RawValue value) =>
