@@ -156,6 +156,29 @@ public sealed class ExportImportTests
     }
 
     [Fact]
+    public async Task ImportAndExport_OfADamagedStore_AreRefusedAndChangeNothing()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        var written = await TestStores.WritePlayersAsync(path, 6, encrypted: false);
+        TestStores.Damage(written[2]);
+        var file = temp.Sub("in.jsonl");
+        File.WriteAllLines(file, [Line(9, Player.Make(9))]);
+        var before = TestStores.Snapshot(path);
+
+        var import = await ToolRun.RunAsync("import", path, TestStores.Players, "--input", file);
+        var export = await ToolRun.RunAsync("export", path, TestStores.Players);
+
+        Assert.Equal(1, import.ExitCode);
+        Assert.Contains($"Corrupt block in '{written[2].ShardFile}' at offset {written[2].Start}", import.Output, StringComparison.Ordinal);
+        Assert.Equal(1, export.ExitCode);
+        Assert.Contains($"'{written[2].ShardFile}' at offset {written[2].Start}", export.Output, StringComparison.Ordinal);
+        Assert.Empty(export.Data);
+        import.AssertNoStackTrace();
+        Assert.Equal(before, TestStores.Snapshot(path));
+    }
+
+    [Fact]
     public async Task Import_WithATypeOtherThanTheCollections_IsRefused()
     {
         using var temp = new TempDirectory();
