@@ -41,6 +41,14 @@ public sealed class PackageTests(PackedPackages packed) : IClassFixture<PackedPa
             Assert.False(string.IsNullOrWhiteSpace(PackedPackages.Metadata(nuspec, "description")?.Value), $"{package.Id} has no description.");
             Assert.False(string.IsNullOrWhiteSpace(PackedPackages.Metadata(nuspec, "tags")?.Value), $"{package.Id} has no tags.");
 
+            // A dotnet tool carries its program, not a library: no reference assembly, no XML docs, one runtime.
+            if (PackedPackages.Metadata(nuspec, "packageTypes")?.Elements().Any(t => t.Attribute("name")?.Value == "DotnetTool") == true)
+            {
+                Assert.Contains($"tools/net10.0/any/{package.Id}.dll", entries);
+                Assert.Contains($"tools/net10.0/any/{package.Id}.pdb", PackedPackages.Entries(package.SymbolsPath));
+                return;
+            }
+
             foreach (var framework in new[] { "net10.0", "net8.0" })
             {
                 Assert.Contains($"lib/{framework}/{package.Id}.dll", entries);
