@@ -23,9 +23,8 @@ public sealed partial class Collection<TKey, TValue>
     /// with it its whole atomic batch or cross-collection write (a record may keep or move to a key another record of
     /// the same batch gives up). Declaring it on records that already share a key fails <c>Ready</c> with that
     /// exception, and the index is not kept. A unique index's key selector that throws rejects the write instead.</para>
-    /// <para>Thread safety: any thread. <paramref name="keySelector"/> runs on the writer, for each value written, and
-    /// during a build on several threads at once, for different values: it must be fast, must not block, must not
-    /// change shared state, and should not throw (a throw stops a non-unique index, not the write).</para>
+    /// <para>Thread safety: any thread. <paramref name="keySelector"/> runs on the writer, for each value written: it
+    /// must be fast, must not block, and should not throw (a throw stops a non-unique index, not the write).</para>
     /// </remarks>
     /// <exception cref="ArgumentException">
     /// The name is empty, or the index key or the collection's key has no order of its own (it must implement

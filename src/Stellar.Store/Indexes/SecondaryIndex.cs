@@ -11,9 +11,6 @@ namespace Stellar.Store.Indexes;
 internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedIndex<TIndexKey, TKey, TValue>
     where TKey : notnull
 {
-    /// <summary>The entries a worker of a build checks at a time.</summary>
-    private const int ChunkEntries = 16_384;
-
     private readonly Func<TValue, TIndexKey> _selector;
 
     /// <summary>Where the index keeps its order between a clean close and the next build; null: nowhere.</summary>
@@ -50,8 +47,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         }
         catch (Exception e)
         {
-            // A selector that threw on a check's worker comes wrapped.
-            Fail(SelectorThrew(e is AggregateException { InnerException: { } inner } ? inner : e));
+            Fail(SelectorThrew(e));
             return false;
         }
 
@@ -147,44 +143,21 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
     {
         var entries = new RunEntry<TIndexKey, TKey, TValue>[order.Length];
         var rising = new RunEntryOrder<TIndexKey, TKey, TValue>(Order);
-
-        // In chunks on every core: a check is a lookup and a read of a record in the order of the index, not of memory, so
-        // it waits on the memory more than it computes, and the builds of other indexes may end sooner and free their core.
-        var chunks = Math.Clamp(order.Length / ChunkEntries, 1, 4 * Environment.ProcessorCount);
-        var agrees = true;
-        Parallel.For(0, chunks, (chunk, loop) =>
+        for (var i = 0; i < order.Length; i++)
         {
-            var from = Bound(chunk);
-            var to = Bound(chunk + 1);
-            for (var i = from; i < to && !loop.ShouldExitCurrentIteration; i++)
+            if (map.Head(order[i]) is not { Deleted: false } head)
             {
-                if (map.Head(order[i]) is not { Deleted: false } head)
-                {
-                    agrees = false;
-                    loop.Stop();
-                    return;
-                }
-
-                entries[i] = new(_selector(head.InMemory ? head.Value! : read(head)), order[i], head);
-                if (i > from && rising.Compare(entries[i - 1], entries[i]) >= 0)
-                {
-                    agrees = false;
-                    loop.Stop();
-                    return;
-                }
+                return null;
             }
-        });
 
-        // Each chunk rose on its own: the entries on either side of each boundary must too.
-        for (var chunk = 1; agrees && chunk < chunks; chunk++)
-        {
-            var first = Bound(chunk);
-            agrees = first == 0 || rising.Compare(entries[first - 1], entries[first]) < 0;
+            entries[i] = new(_selector(head.InMemory ? head.Value! : read(head)), order[i], head);
+            if (i > 0 && rising.Compare(entries[i - 1], entries[i]) >= 0)
+            {
+                return null;
+            }
         }
 
-        return agrees ? entries : null;
-
-        int Bound(int chunk) => (int)((long)order.Length * chunk / chunks);
+        return entries;
     }
 
     /// <summary>The entries of the stored records, sorted: one sort, instead of a search and a node per record.</summary>
