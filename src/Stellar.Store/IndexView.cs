@@ -104,20 +104,12 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
     {
         ArgumentOutOfRangeException.ThrowIfNegative(count);
         var top = new List<TValue>(Math.Min(count, 1024));
-        if (count == 0)
-        {
-            return top;
-        }
-
-        foreach (var hit in _index.Descending(_version))
+        var cursor = IndexCursor<TIndexKey, TKey, TValue>.Descending(_index, _version);
+        while (top.Count < count && cursor.MoveNext(out var hit))
         {
             if (TryRead(hit, out var value))
             {
                 top.Add(value);
-                if (top.Count == count)
-                {
-                    break;
-                }
             }
         }
 

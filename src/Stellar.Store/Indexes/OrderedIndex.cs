@@ -7,7 +7,7 @@ namespace Stellar.Store.Indexes;
 /// the versions it is visible at, so that a reader at a snapshot's version keeps exactly the entries of that version's
 /// records; and the writer's trimming of entries no snapshot can read any more. The entries are in two sorted parts: the
 /// <see cref="Run"/> an index may be built into, and the <see cref="SkipList{T}"/> of <see cref="Entries"/> written
-/// since, which <see cref="Ascending"/> and <see cref="Descending"/> merge.
+/// since, which an <see cref="IndexCursor{TIndexKey,TKey,TValue}"/> merges.
 /// </summary>
 /// <remarks>
 /// <para>Entries of replaced versions stay in the list while a pinned snapshot may read them, and go when the
@@ -92,67 +92,10 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     /// </summary>
     public IEnumerable<IndexHit<TIndexKey, TKey, TValue>> Ascending(IndexEntry<TIndexKey, TKey, TValue>? start, long version)
     {
-        var run = Run;
-        var slot = run.NextVisible(start is null ? 0 : run.LowerBound(start, Order), version);
-        var node = VisibleFrom(start is null ? Entries.First : Entries.FirstAtOrAfter(start), version, forward: true);
-        while (true)
+        var cursor = IndexCursor<TIndexKey, TKey, TValue>.Ascending(this, start, version);
+        while (cursor.MoveNext(out var hit))
         {
-            if (slot < run.Count && (node is null || run.Compare(slot, node.Item, Order) < 0))
-            {
-                if (run.NodeAt(slot) is { } newest)
-                {
-                    yield return new(run.IndexKeyAt(slot), run.KeyAt(slot), newest);
-                }
-
-                slot = run.NextVisible(slot + 1, version);
-            }
-            else if (node is not null)
-            {
-                if (node.Item.Node is { } newest)
-                {
-                    yield return new(node.Item.IndexKey, node.Item.Key, newest);
-                }
-
-                node = VisibleFrom(node.Next, version, forward: true);
-            }
-            else
-            {
-                yield break;
-            }
-        }
-    }
-
-    /// <summary>Any thread: the entries a reader at <paramref name="version"/> sees, in reverse index order, from the last.</summary>
-    public IEnumerable<IndexHit<TIndexKey, TKey, TValue>> Descending(long version)
-    {
-        var run = Run;
-        var slot = run.PreviousVisible(run.Count - 1, version);
-        var node = VisibleFrom(Entries.Last(), version, forward: false);
-        while (true)
-        {
-            // The list's entry goes first on a tie: it started after the run's.
-            if (slot >= 0 && (node is null || run.Compare(slot, node.Item, Order) > 0))
-            {
-                if (run.NodeAt(slot) is { } newest)
-                {
-                    yield return new(run.IndexKeyAt(slot), run.KeyAt(slot), newest);
-                }
-
-                slot = run.PreviousVisible(slot - 1, version);
-            }
-            else if (node is not null)
-            {
-                if (node.Item.Node is { } newest)
-                {
-                    yield return new(node.Item.IndexKey, node.Item.Key, newest);
-                }
-
-                node = VisibleFrom(Entries.Before(node), version, forward: false);
-            }
-            else
-            {
-                yield break;
-            }
+            yield return hit;
         }
     }
 
@@ -188,17 +131,6 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
 
     /// <summary>The index is not kept any more (nor built): reads throw <paramref name="failure"/>.</summary>
     protected void Fail(Exception failure) => Volatile.Write(ref _failure, failure);
-
-    /// <summary>The first node from <paramref name="node"/> on, in the direction given, whose entry a reader at <paramref name="version"/> sees.</summary>
-    private SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node? VisibleFrom(SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node? node, long version, bool forward)
-    {
-        while (node is not null && !node.Item.VisibleAt(version))
-        {
-            node = forward ? node.Next : Entries.Before(node);
-        }
-
-        return node;
-    }
 
     /// <summary>The failure of a key selector that threw for a value.</summary>
     protected InvalidOperationException SelectorThrew(Exception cause) => new(
