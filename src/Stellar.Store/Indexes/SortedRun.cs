@@ -6,7 +6,7 @@ namespace Stellar.Store.Indexes;
 /// <summary>
 /// The entries an index was built with, sorted once into plain arrays: the <see cref="RunEntry{TIndexKey,TKey,TValue}"/>
 /// and the version the entry ended at, per slot. It never grows; the entries written after the build go to
-/// the index's skip list, and a reader merges the two (<see cref="OrderedIndex{TIndexKey,TKey,TValue}.Ascending"/>).
+/// the index's skip list, and a reader merges the two (<see cref="IndexCursor{TIndexKey,TKey,TValue}"/>).
 /// </summary>
 /// <remarks>
 /// <para>Why this shape: building a skip list of a million entries allocated two objects per entry and linked them one
