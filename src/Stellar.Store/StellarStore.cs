@@ -182,6 +182,14 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         return Open(name, keySelector, (keyType, valueType));
     }
 
+    /// <summary>
+    /// The names of the store's collections, as its manifest lists them now: every collection created in this store,
+    /// loaded in this session or not, in the order they were created (the store's own internal collections are left
+    /// out). Open one with <see cref="GetCollection{TKey,TValue}"/>.
+    /// </summary>
+    /// <remarks>Thread safety: any thread; a collection created meanwhile is in the next read.</remarks>
+    public IReadOnlyList<string> CollectionNames => RecordedCollections.Select(c => c.Name).ToList();
+
     /// <summary>The user collections the manifest lists, as (name, key type, value type), in the manifest's order.</summary>
     internal IReadOnlyList<(string Name, string KeyType, string ValueType)> RecordedCollections =>
         _manifest.Collections.Where(c => CollectionName.IsValid(c.Name)).Select(c => (c.Name, c.KeyType, c.ValueType)).ToList();
