@@ -38,12 +38,13 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
     public override bool Build(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read, long now)
     {
         RunEntry<TIndexKey, TKey, TValue>[] entries;
+        int count;
         try
         {
             // The order kept at the last clean close, when it is still this index's order of these records; else a sort.
             var saved = _orders?.Read<TKey>(Name, map.Published.Count) is { } order ? InOrder(order, map, read) : null;
             BuiltFromSavedOrder = saved is not null;
-            entries = saved ?? Sorted(map, version, read);
+            (entries, count) = saved is not null ? (saved, saved.Length) : Sorted(map, version, read);
         }
         catch (Exception e)
         {
@@ -51,13 +52,13 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
             return false;
         }
 
-        if (Unique && FirstDuplicate(entries, now) is { } duplicate)
+        if (Unique && FirstDuplicate(entries.AsSpan(0, count), now) is { } duplicate)
         {
             Fail(duplicate);
             return false;
         }
 
-        var run = new SortedRun<TIndexKey, TKey, TValue>(entries, entries.Length);
+        var run = new SortedRun<TIndexKey, TKey, TValue>(entries, count);
         _current.EnsureCapacity(run.Count);
         for (var slot = 0; slot < run.Count; slot++)
         {
@@ -160,22 +161,31 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         return entries;
     }
 
-    /// <summary>The entries of the stored records, sorted: one sort, instead of a search and a node per record.</summary>
-    private RunEntry<TIndexKey, TKey, TValue>[] Sorted(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read)
+    /// <summary>
+    /// The entries of the stored records, sorted: one sort, instead of a search and a node per record. The array is sized
+    /// by the count of stored records, so the run takes it without a copy (it grows only if the count were short).
+    /// </summary>
+    private (RunEntry<TIndexKey, TKey, TValue>[] Entries, int Count) Sorted(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read)
     {
-        var entries = new List<RunEntry<TIndexKey, TKey, TValue>>();
+        var entries = new RunEntry<TIndexKey, TKey, TValue>[map.Published.Count];
+        var count = 0;
         foreach (var (key, head) in map.Heads)
         {
             Debug.Assert(head.Version <= version, "an index is built while nothing unpublished is in the map");
             if (!head.Deleted)
             {
-                entries.Add(new(_selector(head.InMemory ? head.Value! : read(head)), key, head));
+                if (count == entries.Length)
+                {
+                    Array.Resize(ref entries, (2 * count) + 1);
+                }
+
+                entries[count++] = new(_selector(head.InMemory ? head.Value! : read(head)), key, head);
             }
         }
 
-        var sorted = entries.ToArray();
-        sorted.AsSpan().Sort(new RunEntryOrder<TIndexKey, TKey, TValue>(Order));
-        return sorted;
+        Debug.Assert(count == map.Published.Count, "the published count is the number of stored records");
+        entries.AsSpan(0, count).Sort(new RunEntryOrder<TIndexKey, TKey, TValue>(Order));
+        return (entries, count);
     }
 
     /// <summary>The entry at <paramref name="place"/> ends at <paramref name="version"/>.</summary>
