@@ -386,6 +386,7 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     {
         ArgumentNullException.ThrowIfNull(key);
         _store.ThrowIfDisposed();
+        _store.ThrowIfReadOnly();
         if (expiresAt == 0 && kind != WriteKind.Delete && Volatile.Read(ref _expiryPolicy) is { } policy)
         {
             // A write that gives no expiry of its own expires as the collection's policy says.

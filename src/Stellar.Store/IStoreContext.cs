@@ -15,4 +15,7 @@ internal interface IStoreContext
 
     /// <summary>Throws <see cref="ObjectDisposedException"/> once disposal has begun.</summary>
     void ThrowIfDisposed();
+
+    /// <summary>Throws <see cref="InvalidOperationException"/> when the store was opened read-only (from a checkpoint).</summary>
+    void ThrowIfReadOnly();
 }

@@ -21,7 +21,7 @@ namespace Stellar.Store;
 /// Thread safety: every member may be called from any thread. Disposing flushes every collection (fsync) and
 /// releases the directory; so does the actor system's <c>CoordinatedShutdown</c>.
 /// </remarks>
-public sealed class StellarStore : IAsyncDisposable, IStoreContext
+public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
 {
     private const string StoreActorConfig = """
         akka {
@@ -416,6 +416,9 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
     /// <summary>Whether disposal has begun.</summary>
     bool IStoreContext.IsDisposed => IsDisposed;
 
+    /// <inheritdoc />
+    void IStoreContext.ThrowIfReadOnly() => ThrowIfReadOnly();
+
     private bool IsDisposed => Volatile.Read(ref _disposed) != 0;
 
     /// <inheritdoc />
@@ -486,6 +489,7 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
             _health.Add((name, status, compactor));
             _writers.Add(handle);
             _indexOrderSavers.Add(engine.SaveIndexOrders);
+            AddCutter(name, handle);
             if (name != UnitLog.CollectionName)
             {
                 _units.AddToCuts(engine.Map);
@@ -634,6 +638,11 @@ public sealed class StellarStore : IAsyncDisposable, IStoreContext
         if (terminateSystem)
         {
             await _system.Terminate().ConfigureAwait(false);
+        }
+
+        if (_view is not null)
+        {
+            TryDeleteDirectory(_view);
         }
 
         if (failure is not null)

@@ -103,6 +103,12 @@ public sealed class StoreOptions
     public TimeProvider Clock { get; init; } = TimeProvider.System;
 
     /// <summary>
+    /// Which checkpoints <see cref="StellarStore.CheckpointAsync"/> keeps: applied after each new checkpoint, deleting the
+    /// rest. Null (the default) keeps every checkpoint until <see cref="StellarStore.DeleteCheckpoint"/>.
+    /// </summary>
+    public CheckpointRetention? CheckpointRetention { get; init; }
+
+    /// <summary>
     /// How often each collection's writer removes the records that have expired, with a delete record each (readers stop
     /// seeing them at their time either way). Default 1 second; <see cref="Timeout.InfiniteTimeSpan"/> turns the
     /// background removal off (<see cref="Collection{TKey,TValue}.RemoveExpiredAsync"/> still removes them).
@@ -209,6 +215,7 @@ public sealed class StoreOptions
             throw new ArgumentOutOfRangeException(nameof(MaxDegreeOfParallelism), MaxDegreeOfParallelism, "MaxDegreeOfParallelism must be positive.");
         }
 
+        CheckpointRetention?.Validate();
         if (Clock is null)
         {
             throw new ArgumentNullException(nameof(Clock), "Clock must be set (TimeProvider.System by default).");

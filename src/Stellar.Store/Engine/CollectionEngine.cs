@@ -40,6 +40,9 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     /// <summary>Index steps staged in the group, run at its commit before its blocks.</summary>
     private readonly List<IndexStep<TKey, TValue>> _indexSteps = new();
 
+    /// <summary>Checkpoints' cuts staged in the group, run at its commit before anything else.</summary>
+    private readonly List<CheckpointStep<TKey, TValue>> _checkpoints = new();
+
     /// <summary>
     /// The engine of collection <paramref name="name"/> over <paramref name="chain"/>; <paramref name="decided"/> says
     /// whether a cross-collection round's part found at open was committed (its decision is in the unit log).
@@ -132,9 +135,10 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     /// <summary>
     /// An index step shares its group with no write: an index is built from the records as published, and every write
     /// after it is checked against it (a unique index) and kept in it. Index steps queued one after another share a
-    /// group, so indexes declared together are built side by side (see <see cref="RunIndexSteps"/>).
+    /// group, so indexes declared together are built side by side (see <see cref="RunIndexSteps"/>). A checkpoint's cut
+    /// stands alone too, so that it falls between two groups of writes.
     /// </summary>
-    public bool StandsAlone(CollectionWrite<TKey, TValue> write) => write is IndexStep<TKey, TValue>;
+    public bool StandsAlone(CollectionWrite<TKey, TValue> write) => write is IndexStep<TKey, TValue> or CheckpointStep<TKey, TValue>;
 
     Exception? IWriteStaging<TKey, TValue>.StageSingle(SingleWrite<TKey, TValue> write, out bool existed)
     {
@@ -165,6 +169,8 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     void IWriteStaging<TKey, TValue>.StageIndex(IndexStep<TKey, TValue> step) => _indexSteps.Add(step);
 
     void IWriteStaging<TKey, TValue>.StageExpiry(ExpiryStep<TKey, TValue> step) => StageExpired(step, Map.Now);
+
+    void IWriteStaging<TKey, TValue>.StageCheckpoint(CheckpointStep<TKey, TValue> step) => _checkpoints.Add(step);
 
     /// <summary>
     /// Before a write is checked: stages the delete of every record that has expired since the group last looked, so
@@ -247,6 +253,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         _stager.Discard();
         _compaction.Discard();
         _indexSteps.Clear();
+        _checkpoints.Clear();
     }
 
     public Task FlushAsync() => _chain.RunOnDeviceThreadAsync(_chain.Flush);
@@ -260,12 +267,18 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     private bool CommitsInline()
     {
         var blocks = _stager.Blocks;
-        return blocks.Count == 1 && blocks[0].Bytes <= WriteStager<TKey, TValue>.TargetBlockBytes && !_chain.SyncsEachGroup && !_compaction.HasWork && _indexSteps.Count == 0;
+        return blocks.Count == 1 && blocks[0].Bytes <= WriteStager<TKey, TValue>.TargetBlockBytes && !_chain.SyncsEachGroup && !_compaction.HasWork && _indexSteps.Count == 0 && _checkpoints.Count == 0;
     }
 
     private void Commit(Action<IReadOnlyList<PartBlock>>? partPlaced)
     {
         _pipeline.Check(_stager.Blocks);
+        foreach (var step in _checkpoints)
+        {
+            _chain.CutInto(step.Checkpoint);
+        }
+
+        _checkpoints.Clear();
         _compaction.Run();
         RunIndexSteps();
         _pipeline.Commit(_stager.Blocks, _stager.Count, _stager.CountBeforePart, _stager.HasPart, partPlaced);

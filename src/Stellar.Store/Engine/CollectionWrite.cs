@@ -3,7 +3,7 @@ namespace Stellar.Store.Engine;
 /// <summary>
 /// What a collection's writer can be asked to do: the closed set of writes that pass the writer seam
 /// (<see cref="SingleWrite{TKey,TValue}"/>, <see cref="BatchWrite{TKey,TValue}"/>, <see cref="CompactionStep{TKey,TValue}"/>,
-/// <see cref="ReleaseStep{TKey,TValue}"/>, <see cref="IndexStep{TKey,TValue}"/>, <see cref="ExpiryStep{TKey,TValue}"/>). Every kind says what it counts against the queue's byte bound, gives back
+/// <see cref="ReleaseStep{TKey,TValue}"/>, <see cref="IndexStep{TKey,TValue}"/>, <see cref="ExpiryStep{TKey,TValue}"/>, <see cref="CheckpointStep{TKey,TValue}"/>). Every kind says what it counts against the queue's byte bound, gives back
 /// its buffers, and is staged through the engine's method for its kind, so a new kind of write does not compile
 /// until the submit path, the queue bound and the engine all handle it.
 /// </summary>

@@ -30,4 +30,7 @@ internal interface IWriteStaging<TKey, TValue>
 
     /// <summary>Stages the delete of every record that has expired and that no write of the group touches.</summary>
     void StageExpiry(ExpiryStep<TKey, TValue> step);
+
+    /// <summary>Stages a checkpoint's cut of the collection, run at the commit of its group, before any block.</summary>
+    void StageCheckpoint(CheckpointStep<TKey, TValue> step);
 }

@@ -321,6 +321,29 @@ internal sealed class ManifestStore
         }
     }
 
+    /// <summary>
+    /// The bytes of a manifest of this store (format, codecs, encryption parameters, signed with its key) that lists
+    /// <paramref name="collections"/>, in this manifest's order, instead of the store's own: a checkpoint's. The store's
+    /// manifest is not changed.
+    /// </summary>
+    public byte[] SerializeCut(IReadOnlyCollection<ManifestCollection> collections)
+    {
+        lock (_lock)
+        {
+            ThrowIfClosed();
+            var order = _manifest.Collections.Select(c => c.Id).ToList();
+            var cut = new Manifest
+            {
+                Generation = _manifest.Generation,
+                Compression = _manifest.Compression,
+                Encryption = _manifest.Encryption,
+                MacKey = _manifest.MacKey,
+                Collections = collections.OrderBy(c => order.IndexOf(c.Id)).ToList(),
+            };
+            return cut.Serialize();
+        }
+    }
+
     /// <summary>At the store's close: refuses every later request and zeroes the key that signs the manifest.</summary>
     public void Close()
     {
@@ -368,7 +391,7 @@ internal sealed class ManifestStore
         }
     }
 
-    private static ManifestCollection Copy(ManifestCollection entry, IReadOnlyList<uint>? shards = null,
+    internal static ManifestCollection Copy(ManifestCollection entry, IReadOnlyList<uint>? shards = null,
         IReadOnlyDictionary<uint, ManifestShard>? details = null, uint? nextShardId = null, string? valueType = null) => new()
     {
         Name = entry.Name,

@@ -130,6 +130,13 @@ internal sealed class FileStorage : IStorage
     /// </remarks>
     public IDisposable AcquireLock() => FileLock.Acquire(PathOf(StorageNames.LockFileName), Location);
 
+    /// <inheritdoc />
+    public string? FilePath(string name)
+    {
+        StorageNames.Validate(name, nameof(name));
+        return PathOf(name);
+    }
+
     private string PathOf(string name) => Path.Combine(Location, name);
 
     private static void TryDelete(string path)

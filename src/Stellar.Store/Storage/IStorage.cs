@@ -45,4 +45,10 @@ internal interface IStorage
     /// by a process that died is released by the operating system.
     /// </summary>
     IDisposable AcquireLock();
+
+    /// <summary>
+    /// The full path of file <paramref name="name"/> on the machine's file system, or null for a storage that keeps no
+    /// such files (in memory): checkpoints link and copy shard files by path, so they need a storage on files.
+    /// </summary>
+    string? FilePath(string name) => null;
 }

@@ -1,0 +1,42 @@
+namespace Stellar.Store;
+
+/// <summary>The selective rollback of chosen keys to their values at a checkpoint.</summary>
+public sealed partial class Collection<TKey, TValue>
+{
+    /// <summary>
+    /// Restores <paramref name="keys"/> to what they were in <paramref name="checkpoint"/> (a store opened by
+    /// <see cref="StellarStore.OpenReadOnlyAsync"/>), in one atomic batch: a key the checkpoint's collection of this
+    /// name holds gets that value back, a key it lacks (or a collection it lacks) is deleted. Every other key is left
+    /// as it is: the case of an exploit that duplicated items, undone without rolling the world back. Completes with
+    /// the number of keys restored or deleted.
+    /// </summary>
+    /// <remarks>Thread safety: any thread. When the task completes, the batch is as durable as any write under the
+    /// store's <see cref="Durability"/>. The restored values take this collection's expiry policy, if it has one.</remarks>
+    /// <exception cref="ArgumentException">The batch's records take more than <see cref="MaxBatchBytes"/>; nothing is stored.</exception>
+    /// <exception cref="InvalidOperationException">The checkpoint's collection of this name has other key or value types.</exception>
+    public async Task<int> RollbackAsync(StellarStore checkpoint, IEnumerable<TKey> keys, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(checkpoint);
+        ArgumentNullException.ThrowIfNull(keys);
+        var chosen = keys.Distinct().ToList();
+        var source = checkpoint.CollectionNames.Contains(Name) ? checkpoint.GetCollection(Name, _keySelector) : null;
+        using var then = source?.Snapshot();
+        await WriteAsync(
+            batch =>
+            {
+                foreach (var key in chosen)
+                {
+                    if (then is not null && then.TryGet(key, out var value))
+                    {
+                        batch.Upsert(value);
+                    }
+                    else
+                    {
+                        batch.Delete(key);
+                    }
+                }
+            },
+            cancellationToken).ConfigureAwait(false);
+        return chosen.Count;
+    }
+}
