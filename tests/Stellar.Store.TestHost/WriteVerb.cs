@@ -33,28 +33,34 @@ internal static class WriteVerb
         };
     });
 
+    /// <summary>The optional last argument that also takes checkpoints while the tasks run (see <see cref="RunTasks"/>).</summary>
+    public const string CheckpointsArgument = "checkpoints";
+
     /// <summary>
-    /// The body of a verb that takes <c>&lt;dir&gt; &lt;seed&gt; &lt;durability&gt; &lt;compression&gt; &lt;encrypted&gt;</c>:
+    /// The body of a verb that takes <c>&lt;dir&gt; &lt;seed&gt; &lt;durability&gt; &lt;compression&gt; &lt;encrypted&gt; [checkpoints]</c>:
     /// opens the store, lets <paramref name="prepare"/> open its collections, prints <see cref="ReadyLine"/>, then runs
     /// <see cref="Tasks"/> tasks, each taking the steps its step function makes (from <paramref name="prepare"/>'s
-    /// factory, by task) and printing <c>ack &lt;task&gt; &lt;step&gt; .</c> after each, until it is killed.
+    /// factory, by task) and printing <c>ack &lt;task&gt; &lt;step&gt; .</c> after each, until it is killed. With
+    /// <c>checkpoints</c>, one more task takes checkpoint <c>k&lt;n&gt;</c> after checkpoint, printing
+    /// <c>checkpoint-start &lt;n&gt;</c> before the call and <c>checkpoint &lt;n&gt; .</c> after it completed.
     /// </summary>
     internal static int RunTasks(string verb, string[] args, Func<StellarStore, int, Func<int, Func<Task>>> prepare)
     {
-        if (args.Length != 5
+        if (args.Length is not (5 or 6)
             || !int.TryParse(args[1], NumberStyles.Integer, CultureInfo.InvariantCulture, out var seed)
             || !Enum.TryParse<Durability>(args[2], out var durability)
             || !Enum.TryParse<Compression>(args[3], out var compression)
-            || !bool.TryParse(args[4], out var encrypted))
+            || !bool.TryParse(args[4], out var encrypted)
+            || (args.Length == 6 && args[5] != CheckpointsArgument))
         {
-            Console.Error.WriteLine($"usage: {verb} <store directory> <seed> <Buffered|WriteThrough|Fsync> <None|Lz4> <true|false>");
+            Console.Error.WriteLine($"usage: {verb} <store directory> <seed> <Buffered|WriteThrough|Fsync> <None|Lz4> <true|false> [{CheckpointsArgument}]");
             return ExitCodes.Usage;
         }
 
-        return RunTasksAsync(args[0], seed, WorkloadOptions.Create(durability, compression, encrypted), prepare).GetAwaiter().GetResult();
+        return RunTasksAsync(args[0], seed, WorkloadOptions.Create(durability, compression, encrypted), prepare, checkpoints: args.Length == 6).GetAwaiter().GetResult();
     }
 
-    private static async Task<int> RunTasksAsync(string directory, int seed, StoreOptions options, Func<StellarStore, int, Func<int, Func<Task>>> prepare)
+    private static async Task<int> RunTasksAsync(string directory, int seed, StoreOptions options, Func<StellarStore, int, Func<int, Func<Task>>> prepare, bool checkpoints)
     {
         StellarStore store;
         try
@@ -81,9 +87,13 @@ internal static class WriteVerb
             }
         })).ToArray();
 
+        using var stop = new CancellationTokenSource();
+        var checkpointing = checkpoints ? Task.Run(() => CheckpointUntilAsync(store, stop.Token)) : Task.CompletedTask;
         try
         {
             await Task.WhenAll(tasks).ConfigureAwait(false);
+            await stop.CancelAsync().ConfigureAwait(false);
+            await checkpointing.ConfigureAwait(false);
         }
         catch (Exception ex)
         {
@@ -93,6 +103,16 @@ internal static class WriteVerb
 
         await store.DisposeAsync().ConfigureAwait(false);
         return ExitCodes.Success;
+    }
+
+    private static async Task CheckpointUntilAsync(StellarStore store, CancellationToken stop)
+    {
+        for (var n = 0; !stop.IsCancellationRequested; n++)
+        {
+            Print(string.Create(CultureInfo.InvariantCulture, $"checkpoint-start {n}"));
+            await store.CheckpointAsync(string.Create(CultureInfo.InvariantCulture, $"k{n}"), CancellationToken.None).ConfigureAwait(false);
+            Print(string.Create(CultureInfo.InvariantCulture, $"checkpoint {n} ."));
+        }
     }
 
     private static void Print(string line)
