@@ -7,6 +7,9 @@ namespace Stellar.Store.Shards;
 /// <summary>A checkpoint's cut of the chain: every block committed so far, shared or copied, never changed.</summary>
 internal sealed partial class ShardChain
 {
+    /// <summary>A checkpoint seals an active shard that holds at least this fraction of <c>MaxShardBytes</c> (see <see cref="CutInto"/>).</summary>
+    private const int CheckpointRollFraction = 16;
+
     /// <summary>
     /// On the writer's turn, between two groups (or, for a collection nobody loaded, while no writer can start): cuts the
     /// chain as committed so far into <paramref name="checkpoint"/>. Sealed shards get a second name there (a hard
@@ -38,6 +41,10 @@ internal sealed partial class ShardChain
                 Debug.Assert(shardId == ActiveShardId, "only the active shard is unsealed");
                 var length = File(shardId).Length;
                 checkpoint.KeepPrefix(path, name, length);
+
+                // A large active shard is sealed at the next write, so that the next checkpoint copies only what was
+                // written after this one, and never the same bytes again.
+                _mustRoll |= length >= _maxShardBytes / CheckpointRollFraction;
                 details[shardId] = new ManifestShard { Salt = shard?.Salt, FirstSequence = shard?.FirstSequence, SealedLength = length, LastSequence = _activeLastSequence };
             }
 
