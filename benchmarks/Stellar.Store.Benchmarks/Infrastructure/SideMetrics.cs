@@ -23,6 +23,12 @@ public static class SideMetrics
     /// <summary>Operations one measured operation stands for (a bulk import of N records: N), for Ops/s.</summary>
     public const string OpsPerOp = "ops-per-op";
 
+    /// <summary>The median time a checkpoint held a collection's writer, in microseconds.</summary>
+    public const string WriterPauseMicroseconds = "writer-pause-us";
+
+    /// <summary>The median bytes a checkpoint copied (the rest it shared by hard link).</summary>
+    public const string CopiedBytes = "copied-bytes";
+
     /// <summary>The method name under which a figure applies to every method of the class.</summary>
     public const string AnyMethod = "any";
 
