@@ -116,14 +116,17 @@ public sealed partial class StellarStore
     /// description (an interrupted checkpoint, or something else) is not listed.
     /// </summary>
     /// <remarks>Thread safety: any thread.</remarks>
-    public IReadOnlyList<CheckpointInfo> Checkpoints()
+    public IReadOnlyList<CheckpointInfo> Checkpoints() => ListCheckpoints(CheckpointsPath);
+
+    /// <summary>The checkpoints in <paramref name="checkpointsPath"/>, oldest first, read without opening their store (the tool's list).</summary>
+    internal static IReadOnlyList<CheckpointInfo> ListCheckpoints(string checkpointsPath)
     {
-        if (!Directory.Exists(CheckpointsPath))
+        if (!Directory.Exists(checkpointsPath))
         {
             return [];
         }
 
-        return Directory.EnumerateDirectories(CheckpointsPath)
+        return Directory.EnumerateDirectories(checkpointsPath)
             .Where(d => CheckpointName.IsValid(System.IO.Path.GetFileName(d)))
             .Select(CheckpointBuilder.ReadInfo)
             .OfType<CheckpointInfo>()

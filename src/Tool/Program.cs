@@ -26,7 +26,7 @@ internal static class Program
     {
         ArgumentNullException.ThrowIfNull(context);
         // Not a RootCommand, which names itself after the process: the tool runs as "dotnet Stellar.Store.Tool.dll".
-        var root = new Command("stellar", "Inspect, verify, export, import, salvage and compact Stellar.Store stores.");
+        var root = new Command("stellar", "Inspect, verify, export, import, salvage, compact and checkpoint Stellar.Store stores.");
         root.Options.Add(new HelpOption());
         root.Options.Add(new VersionOption());
         root.Subcommands.Add(InfoCommand.Create(context));
@@ -35,6 +35,7 @@ internal static class Program
         root.Subcommands.Add(ImportCommand.Create(context));
         root.Subcommands.Add(SalvageCommand.Create(context));
         root.Subcommands.Add(CompactCommand.Create(context));
+        root.Subcommands.Add(CheckpointCommand.Create(context));
 
         var parse = root.Parse(args);
         if (parse.Errors.Count > 0)

@@ -1,0 +1,150 @@
+using System.CommandLine;
+using System.Globalization;
+using Spectre.Console;
+
+namespace Stellar.Store.Tool.Commands;
+
+/// <summary>
+/// <c>stellar checkpoint list|create|restore|delete</c>: a store's checkpoints (see the store's
+/// <c>CheckpointAsync</c>). <c>list</c> reads the checkpoints' descriptions without opening the store; <c>create</c> and
+/// <c>delete</c> open the store (it must not be open elsewhere); <c>restore</c> makes a new store from a checkpoint and
+/// changes neither the checkpoint nor the store.
+/// </summary>
+internal static class CheckpointCommand
+{
+    public static Command Create(ToolContext context)
+    {
+        var command = new Command("checkpoint", "List, create, restore or delete a store's checkpoints");
+        command.Subcommands.Add(List(context));
+        command.Subcommands.Add(CreateOne(context));
+        command.Subcommands.Add(Restore(context));
+        command.Subcommands.Add(Delete(context));
+        return command;
+    }
+
+    private static Command List(ToolContext context)
+    {
+        var command = new Command("list", "List a store's checkpoints, oldest first (read-only)");
+        var store = StoreArguments.Store();
+        command.Arguments.Add(store);
+        command.SetAction((parse, _) =>
+        {
+            var directory = parse.GetValue(store)!;
+            var checkpoints = StellarStore.ListCheckpoints(Path.Combine(directory.FullName, StellarStore.CheckpointsDirectoryName));
+            var invariant = CultureInfo.InvariantCulture;
+            var table = new Table().AddColumns("Checkpoint", "Taken (UTC)", "Shared bytes", "Copied bytes", "Writer pause");
+            foreach (var checkpoint in checkpoints)
+            {
+                table.AddRow(Markup.Escape(checkpoint.Name), checkpoint.CreatedAt.UtcDateTime.ToString("yyyy-MM-dd HH:mm:ss", invariant),
+                    checkpoint.SharedBytes.ToString("N0", invariant), checkpoint.CopiedBytes.ToString("N0", invariant),
+                    checkpoint.WriterPause.TotalMilliseconds.ToString("0.000 ms", invariant));
+            }
+
+            context.Console.Write(table);
+            context.Console.WriteLine(string.Create(invariant, $"{checkpoints.Count} checkpoint(s) in {Path.Combine(directory.FullName, StellarStore.CheckpointsDirectoryName)}"));
+            return Task.FromResult(ExitCodes.Ok);
+        });
+        return command;
+    }
+
+    private static Command CreateOne(ToolContext context)
+    {
+        var command = new Command("create", "Take a checkpoint of a store (the store must not be open elsewhere)");
+        var store = StoreArguments.Store();
+        var name = new Argument<string>("name") { Description = "The checkpoint's name" };
+        command.Arguments.Add(store);
+        command.Arguments.Add(name);
+        var secrets = new StoreSecrets(command);
+        command.SetAction(async (parse, cancellationToken) =>
+        {
+            var (key, passphrase) = secrets.Read(parse, context);
+            var directory = parse.GetValue(store)!;
+            var compression = StoreAccess.CompressionOf(directory, key, passphrase);
+            var opened = await StoreAccess.OpenAsync(directory.FullName, key, passphrase, compression, cancellationToken).ConfigureAwait(false);
+            await using (opened.ConfigureAwait(false))
+            {
+                var info = await Translate(() => opened.CheckpointAsync(parse.GetValue(name)!, cancellationToken)).ConfigureAwait(false);
+                var invariant = CultureInfo.InvariantCulture;
+                context.Console.WriteLine(string.Create(invariant, $"Checkpoint '{info.Name}' taken in {info.Path}: {info.SharedBytes:N0} bytes shared, {info.CopiedBytes:N0} bytes copied."));
+            }
+
+            return ExitCodes.Ok;
+        });
+        return command;
+    }
+
+    private static Command Restore(ToolContext context)
+    {
+        var command = new Command("restore", "Make a new store from a checkpoint; the checkpoint and the store stay as they are");
+        var store = StoreArguments.Store();
+        var name = new Argument<string>("name") { Description = "The checkpoint's name" };
+        var target = new Argument<DirectoryInfo>("target") { Description = "The new store's directory: missing or empty" };
+        command.Arguments.Add(store);
+        command.Arguments.Add(name);
+        command.Arguments.Add(target);
+        command.SetAction(async (parse, cancellationToken) =>
+        {
+            var checkpoint = CheckpointPath(parse.GetValue(store)!, parse.GetValue(name)!);
+            var into = parse.GetValue(target)!.FullName;
+            await Translate(async () =>
+            {
+                await StellarStore.RestoreAsync(checkpoint, into, cancellationToken).ConfigureAwait(false);
+                return true;
+            }).ConfigureAwait(false);
+            context.Console.WriteLine($"Restored checkpoint '{parse.GetValue(name)}' into {into}.");
+            return ExitCodes.Ok;
+        });
+        return command;
+    }
+
+    private static Command Delete(ToolContext context)
+    {
+        var command = new Command("delete", "Delete a checkpoint (the store must not be open elsewhere)");
+        var store = StoreArguments.Store();
+        var name = new Argument<string>("name") { Description = "The checkpoint's name" };
+        command.Arguments.Add(store);
+        command.Arguments.Add(name);
+        var secrets = new StoreSecrets(command);
+        command.SetAction(async (parse, cancellationToken) =>
+        {
+            var (key, passphrase) = secrets.Read(parse, context);
+            var directory = parse.GetValue(store)!;
+            var compression = StoreAccess.CompressionOf(directory, key, passphrase);
+            var opened = await StoreAccess.OpenAsync(directory.FullName, key, passphrase, compression, cancellationToken).ConfigureAwait(false);
+            await using (opened.ConfigureAwait(false))
+            {
+                var checkpoint = parse.GetValue(name)!;
+                if (!await Translate(() => Task.FromResult(opened.DeleteCheckpoint(checkpoint))).ConfigureAwait(false))
+                {
+                    throw new ToolException(ExitCodes.BadInput, $"The store has no checkpoint '{checkpoint}'.");
+                }
+
+                context.Console.WriteLine($"Deleted checkpoint '{checkpoint}'.");
+            }
+
+            return ExitCodes.Ok;
+        });
+        return command;
+    }
+
+    private static string CheckpointPath(DirectoryInfo store, string name)
+    {
+        var path = Path.Combine(store.FullName, StellarStore.CheckpointsDirectoryName, name);
+        return Directory.Exists(path)
+            ? path
+            : throw new ToolException(ExitCodes.BadInput, $"The store has no checkpoint '{name}' (looked in {Path.GetDirectoryName(path)}).");
+    }
+
+    /// <summary>Runs a store call, turning its documented exceptions for bad input into the tool's.</summary>
+    private static async Task<T> Translate<T>(Func<Task<T>> call)
+    {
+        try
+        {
+            return await call().ConfigureAwait(false);
+        }
+        catch (Exception e) when (e is ArgumentException or InvalidOperationException or IOException)
+        {
+            throw new ToolException(ExitCodes.BadInput, e.Message, e);
+        }
+    }
+}

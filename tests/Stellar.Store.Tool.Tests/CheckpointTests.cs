@@ -1,0 +1,71 @@
+namespace Stellar.Store.Tool.Tests;
+
+public sealed class CheckpointTests
+{
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task CreateListRestoreDelete_RunEndToEnd_AndTheRestoredStoreHoldsThePlayersOfTheCheckpoint(bool encrypted)
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        var written = await TestStores.WritePlayersAsync(path, 20, encrypted);
+        var expected = written.ToDictionary(w => w.Player.Id, w => w.Player);
+        Task<ToolRun> Run(params string[] args) => encrypted ? ToolRun.RunWithKeyAsync(args) : ToolRun.RunAsync(args);
+
+        var create = await Run("checkpoint", "create", path, "before-wipe");
+        Assert.True(create.ExitCode == 0, create.Output);
+
+        // Changed after the checkpoint: the restored store must not have it.
+        await using (var store = await StellarStore.OpenAsync(path, TestStores.Options(encrypted)))
+        {
+            var players = store.GetCollection<int, Player>(TestStores.Players, p => p.Id);
+            await players.DeleteAsync(1);
+            await players.UpsertAsync(Player.Make(2) with { Level = 99 });
+        }
+
+        var list = await ToolRun.RunAsync("checkpoint", "list", path);
+        Assert.Equal(0, list.ExitCode);
+        Assert.Contains("before-wipe", list.Output, StringComparison.Ordinal);
+        Assert.Contains("1 checkpoint(s)", list.Output, StringComparison.Ordinal);
+
+        var restore = await ToolRun.RunAsync("checkpoint", "restore", path, "before-wipe", temp.Sub("restored"));
+        Assert.True(restore.ExitCode == 0, restore.Output);
+        Assert.Equal(expected, await TestStores.ReadPlayersAsync(temp.Sub("restored"), encrypted));
+
+        var delete = await Run("checkpoint", "delete", path, "before-wipe");
+        Assert.True(delete.ExitCode == 0, delete.Output);
+        Assert.Contains("0 checkpoint(s)", (await ToolRun.RunAsync("checkpoint", "list", path)).Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task BadRequests_ExitWithBadInput_AndSayWhy()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await TestStores.WritePlayersAsync(path, 2, encrypted: false);
+
+        var missing = await ToolRun.RunAsync("checkpoint", "restore", path, "nope", temp.Sub("restored"));
+        Assert.Equal(2, missing.ExitCode);
+        Assert.Contains("no checkpoint 'nope'", missing.Output, StringComparison.Ordinal);
+        missing.AssertNoStackTrace();
+
+        var badName = await ToolRun.RunAsync("checkpoint", "create", path, "../out");
+        Assert.Equal(2, badName.ExitCode);
+        Assert.Contains("Invalid checkpoint name", badName.Output, StringComparison.Ordinal);
+
+        Assert.Equal(0, (await ToolRun.RunAsync("checkpoint", "create", path, "c")).ExitCode);
+        var twice = await ToolRun.RunAsync("checkpoint", "create", path, "c");
+        Assert.Equal(2, twice.ExitCode);
+        Assert.Contains("already", twice.Output, StringComparison.Ordinal);
+
+        Directory.CreateDirectory(temp.Sub("full"));
+        await File.WriteAllTextAsync(Path.Combine(temp.Sub("full"), "x"), "taken");
+        var notEmpty = await ToolRun.RunAsync("checkpoint", "restore", path, "c", temp.Sub("full"));
+        Assert.Equal(2, notEmpty.ExitCode);
+        Assert.Contains("not empty", notEmpty.Output, StringComparison.Ordinal);
+
+        var notThere = await ToolRun.RunAsync("checkpoint", "delete", path, "gone");
+        Assert.Equal(2, notThere.ExitCode);
+    }
+}
