@@ -41,6 +41,10 @@ internal static class StoreAccess
         }
     }
 
+    /// <summary>Opens the store at <paramref name="directory"/> as <see cref="OpenAsync"/> does, keeping the compression its manifest records.</summary>
+    public static Task<StellarStore> OpenKeepingCompressionAsync(DirectoryInfo directory, byte[]? key, string? passphrase, CancellationToken cancellationToken) =>
+        OpenAsync(directory.FullName, key, passphrase, CompressionOf(directory, key, passphrase), cancellationToken);
+
     /// <summary>The compression a store records for new blocks, read from its manifest without opening it.</summary>
     public static Compression CompressionOf(DirectoryInfo directory, byte[]? key, string? passphrase)
     {

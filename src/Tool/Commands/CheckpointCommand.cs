@@ -47,31 +47,11 @@ internal static class CheckpointCommand
         return command;
     }
 
-    private static Command CreateOne(ToolContext context)
+    private static Command CreateOne(ToolContext context) => OnOpenStore(context, "create", "Take a checkpoint of a store (the store must not be open elsewhere)", async (opened, name, cancellationToken) =>
     {
-        var command = new Command("create", "Take a checkpoint of a store (the store must not be open elsewhere)");
-        var store = StoreArguments.Store();
-        var name = new Argument<string>("name") { Description = "The checkpoint's name" };
-        command.Arguments.Add(store);
-        command.Arguments.Add(name);
-        var secrets = new StoreSecrets(command);
-        command.SetAction(async (parse, cancellationToken) =>
-        {
-            var (key, passphrase) = secrets.Read(parse, context);
-            var directory = parse.GetValue(store)!;
-            var compression = StoreAccess.CompressionOf(directory, key, passphrase);
-            var opened = await StoreAccess.OpenAsync(directory.FullName, key, passphrase, compression, cancellationToken).ConfigureAwait(false);
-            await using (opened.ConfigureAwait(false))
-            {
-                var info = await Translate(() => opened.CheckpointAsync(parse.GetValue(name)!, cancellationToken)).ConfigureAwait(false);
-                var invariant = CultureInfo.InvariantCulture;
-                context.Console.WriteLine(string.Create(invariant, $"Checkpoint '{info.Name}' taken in {info.Path}: {info.SharedBytes:N0} bytes shared, {info.CopiedBytes:N0} bytes copied."));
-            }
-
-            return ExitCodes.Ok;
-        });
-        return command;
-    }
+        var info = await Translate(() => opened.CheckpointAsync(name, cancellationToken)).ConfigureAwait(false);
+        context.Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Checkpoint '{info.Name}' taken in {info.Path}: {info.SharedBytes:N0} bytes shared, {info.CopiedBytes:N0} bytes copied."));
+    });
 
     private static Command Restore(ToolContext context)
     {
@@ -97,9 +77,20 @@ internal static class CheckpointCommand
         return command;
     }
 
-    private static Command Delete(ToolContext context)
+    private static Command Delete(ToolContext context) => OnOpenStore(context, "delete", "Delete a checkpoint (the store must not be open elsewhere)", async (opened, name, _) =>
     {
-        var command = new Command("delete", "Delete a checkpoint (the store must not be open elsewhere)");
+        if (!await Translate(() => Task.FromResult(opened.DeleteCheckpoint(name))).ConfigureAwait(false))
+        {
+            throw new ToolException(ExitCodes.BadInput, $"The store has no checkpoint '{name}'.");
+        }
+
+        context.Console.WriteLine($"Deleted checkpoint '{name}'.");
+    });
+
+    /// <summary>A verb <c>VERB STORE NAME</c> that opens the store (with its key, if any) and runs <paramref name="run"/> on it.</summary>
+    private static Command OnOpenStore(ToolContext context, string verb, string description, Func<StellarStore, string, CancellationToken, Task> run)
+    {
+        var command = new Command(verb, description);
         var store = StoreArguments.Store();
         var name = new Argument<string>("name") { Description = "The checkpoint's name" };
         command.Arguments.Add(store);
@@ -108,18 +99,10 @@ internal static class CheckpointCommand
         command.SetAction(async (parse, cancellationToken) =>
         {
             var (key, passphrase) = secrets.Read(parse, context);
-            var directory = parse.GetValue(store)!;
-            var compression = StoreAccess.CompressionOf(directory, key, passphrase);
-            var opened = await StoreAccess.OpenAsync(directory.FullName, key, passphrase, compression, cancellationToken).ConfigureAwait(false);
+            var opened = await StoreAccess.OpenKeepingCompressionAsync(parse.GetValue(store)!, key, passphrase, cancellationToken).ConfigureAwait(false);
             await using (opened.ConfigureAwait(false))
             {
-                var checkpoint = parse.GetValue(name)!;
-                if (!await Translate(() => Task.FromResult(opened.DeleteCheckpoint(checkpoint))).ConfigureAwait(false))
-                {
-                    throw new ToolException(ExitCodes.BadInput, $"The store has no checkpoint '{checkpoint}'.");
-                }
-
-                context.Console.WriteLine($"Deleted checkpoint '{checkpoint}'.");
+                await run(opened, parse.GetValue(name)!, cancellationToken).ConfigureAwait(false);
             }
 
             return ExitCodes.Ok;

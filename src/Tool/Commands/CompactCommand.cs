@@ -22,9 +22,7 @@ internal static class CompactCommand
         command.SetAction(async (parse, cancellationToken) =>
         {
             var (key, passphrase) = secrets.Read(parse, context);
-            var directory = parse.GetValue(store)!;
-            var compression = StoreAccess.CompressionOf(directory, key, passphrase);
-            var opened = await StoreAccess.OpenAsync(directory.FullName, key, passphrase, compression, cancellationToken).ConfigureAwait(false);
+            var opened = await StoreAccess.OpenKeepingCompressionAsync(parse.GetValue(store)!, key, passphrase, cancellationToken).ConfigureAwait(false);
             await using (opened.ConfigureAwait(false))
             {
                 var name = parse.GetValue(only);
