@@ -84,14 +84,7 @@ public sealed class UnitKillTests : IDisposable
 
         await using (var reopened = await StellarStore.OpenAsync(path, options))
         {
-            var actual = new Dictionary<(int, int), WorkloadItem>();
-            for (var c = 0; c < UnitStream.Collections.Length; c++)
-            {
-                foreach (var item in reopened.GetCollection<int, WorkloadItem>(UnitStream.Collections[c], i => i.Id).Query())
-                {
-                    actual[(c, item.Id)] = item;
-                }
-            }
+            var actual = ReadAll(reopened);
 
             for (var task = 0; task < Tasks; task++)
             {
@@ -144,14 +137,7 @@ public sealed class UnitKillTests : IDisposable
     private static async Task CheckCheckpointAsync(string checkpoint, StoreOptions options, int seed, int[] atStart, int[] atEnd, string context)
     {
         await using var opened = await StellarStore.OpenReadOnlyAsync(checkpoint, options);
-        var actual = new Dictionary<(int, int), WorkloadItem>();
-        for (var c = 0; c < UnitStream.Collections.Length; c++)
-        {
-            foreach (var item in opened.GetCollection<int, WorkloadItem>(UnitStream.Collections[c], i => i.Id).Query())
-            {
-                actual[(c, item.Id)] = item;
-            }
-        }
+        var actual = ReadAll(opened);
 
         for (var task = 0; task < Tasks; task++)
         {
@@ -167,6 +153,21 @@ public sealed class UnitKillTests : IDisposable
 
             Assert.True(found, $"{context}: task {task} holds no whole state between its steps {atStart[task]} and {atEnd[task] + 1}");
         }
+    }
+
+    /// <summary>Every item of the three collections, by (collection, key).</summary>
+    private static Dictionary<(int, int), WorkloadItem> ReadAll(StellarStore store)
+    {
+        var all = new Dictionary<(int, int), WorkloadItem>();
+        for (var c = 0; c < UnitStream.Collections.Length; c++)
+        {
+            foreach (var item in store.GetCollection<int, WorkloadItem>(UnitStream.Collections[c], i => i.Id).Query())
+            {
+                all[(c, item.Id)] = item;
+            }
+        }
+
+        return all;
     }
 
     /// <summary>Reads a checkpoint line of the child's: the acknowledgements seen when its call started or completed.</summary>
