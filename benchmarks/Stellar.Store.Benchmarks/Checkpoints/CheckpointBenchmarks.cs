@@ -65,6 +65,11 @@ public class CheckpointBenchmarks : StoreBenchmark
     public void Close()
     {
         SideMetrics.Record(this, SideMetrics.AnyMethod, SideMetrics.WriterPauseMicroseconds, Median(_pauses));
+        if (_pauses.Count > 0)
+        {
+            Console.WriteLine($"// writer pause per checkpoint, µs: min {_pauses.Min():F1}, median {Median(_pauses):F1}, max {_pauses.Max():F1} over {_pauses.Count}; copied KiB: min {_copied.Min() / 1024:F0}, max {_copied.Max() / 1024:F0}");
+        }
+
         SideMetrics.Record(this, SideMetrics.AnyMethod, SideMetrics.CopiedBytes, Median(_copied));
         _store!.DisposeAsync().AsTask().GetAwaiter().GetResult();
     }
