@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Stellar.Store.Actors;
+using Stellar.Store.Feed;
 using Stellar.Store.Format;
 using Stellar.Store.Indexes;
 using Stellar.Store.Shards;
@@ -62,12 +63,16 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         _values = new LargeValueReader<TValue>(chain, codec);
         _loader = new CollectionLoader<TKey, TValue>(chain, codec, parallelism, largeValueBytes, decided);
         _stager = new WriteStager<TKey, TValue>(name, Map, _indexes, MaxBlockBytes, largeValueBytes);
-        _pipeline = new CommitPipeline<TKey, TValue>(chain, codec, Map, Ledger, _indexes, parallelism, largeValueBytes);
+        _pipeline = new CommitPipeline<TKey, TValue>(chain, codec, Map, Ledger, _indexes, parallelism, largeValueBytes, new ChangeFeedTail(new FeedTail(0, 0, 0)));
+        Feed = new ChangeFeed<TKey, TValue>(name, chain, codec, _pipeline.Tail, decided);
         _compaction = new CompactionSteps<TKey, TValue>(chain, Map, Ledger, maxShardBytes);
         Copier = new CompactionCopier<TKey, TValue>(name, chain, codec, Map, _values, parallelism, maxShardBytes);
     }
 
     public VersionedMap<TKey, TValue> Map { get; }
+
+    /// <summary>Where the collection's change feeds read from: its chain, from the blocks on disk up to the committed end.</summary>
+    public ChangeFeed<TKey, TValue> Feed { get; }
 
     /// <summary>The most record bytes one block, so one atomic batch, may hold (see <see cref="BlockLimit"/>).</summary>
     public int MaxBlockBytes { get; }
@@ -122,6 +127,12 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
 
         _pipeline.Loaded(CollectionLoader<TKey, TValue>.LoadVersion);
         _stager.Loaded(count);
+
+        // Every sequence below the next one is committed (or a part left out); after a compaction with nothing written
+        // since, that is past the last block's.
+        _pipeline.Tail.Advance(_chain.Blocks.Count == 0
+            ? new FeedTail(_chain.NextSequence, 0, 0)
+            : new FeedTail(_chain.NextSequence, _chain.Blocks[^1].ShardId, _chain.Blocks[^1].Offset + _chain.Blocks[^1].Header.BlockLength));
     }
 
     /// <inheritdoc cref="LargeValueReader{TValue}.ReadValue"/>

@@ -160,20 +160,15 @@ internal sealed class CollectionLoader<TKey, TValue>
             ArrayPool<byte>.Shared.Return(bytes);
         }
 
-        var position = 0;
-        if ((block.Header.Flags & BlockFlags.UnitPart) != 0)
+        var position = BlockRecords.Start(raw, block.Header.Flags, path, block.Offset, out var tag);
+        if (tag is { } round && !_decided(round))
         {
-            var tag = UnitTag.Read(raw) ?? throw new CorruptBlockException(path, block.Offset, "a cross-collection part block is too short for its round's tag");
-            position = UnitTag.Length;
-            if (!_decided(tag))
-            {
-                // A round whose decision never reached the unit log: its records count as stored, never as live.
-                Interlocked.Increment(ref _undecided);
-                return new DecodedBlock(block.ShardId, raw.Length - UnitTag.Length, [], []);
-            }
+            // A round whose decision never reached the unit log: its records count as stored, never as live.
+            Interlocked.Increment(ref _undecided);
+            return new DecodedBlock(block.ShardId, raw.Length - UnitTag.Length, [], []);
         }
 
-        var count = CountRecords(raw, position, block.Header.RecordCount, path, block.Offset);
+        var count = BlockRecords.Count(raw, position, block.Header.RecordCount, path, block.Offset);
         var keys = new TKey[count];
         var nodes = new VersionNode<TValue>?[count];
         var recordBytes = 0;
@@ -182,7 +177,7 @@ internal sealed class CollectionLoader<TKey, TValue>
             for (var i = 0; i < count; i++)
             {
                 var parsed = RecordFormat.TryRead(raw, ref position, out RecordExtent record);
-                Debug.Assert(parsed, "CountRecords walked these same bytes");
+                Debug.Assert(parsed, "BlockRecords.Count walked these same bytes");
 
                 // Slices of the array, so MessagePack reads without copying.
                 keys[i] = RecordSerializer<TKey>.Deserialize(raw.AsMemory(record.KeyOffset, record.KeyLength));
@@ -216,39 +211,8 @@ internal sealed class CollectionLoader<TKey, TValue>
             throw new CorruptBlockException(path, block.Offset, $"a record does not decode as {typeof(TKey).Name} -> {typeof(TValue).Name}", e);
         }
 
-        Debug.Assert(position == raw.Length, "CountRecords found no bytes after the last record");
+        Debug.Assert(position == raw.Length, "BlockRecords.Count found no bytes after the last record");
         return new DecodedBlock(block.ShardId, recordBytes, keys, nodes);
-    }
-
-    /// <summary>
-    /// The number of records in <paramref name="raw"/> from <paramref name="position"/>, which must be <paramref name="stated"/>: counted from the
-    /// bytes (a walk over the record lengths, nothing allocated) before an array is sized, so a resealed header
-    /// cannot make a block cost more memory than its records.
-    /// </summary>
-    private static int CountRecords(byte[] raw, int position, uint stated, string path, long offset)
-    {
-        var count = 0;
-        while (position < raw.Length && count < stated)
-        {
-            if (!RecordFormat.TryRead(raw, ref position, out RecordExtent _))
-            {
-                throw new CorruptBlockException(path, offset, $"record {count} of {stated} is malformed");
-            }
-
-            count++;
-        }
-
-        if (count != stated)
-        {
-            throw new CorruptBlockException(path, offset, $"the header states {stated} records but the block holds {count}");
-        }
-
-        if (position != raw.Length)
-        {
-            throw new CorruptBlockException(path, offset, "the block has bytes after its last record");
-        }
-
-        return count;
     }
 
     /// <summary>The records of one block: keys, and the nodes to load (null: a delete).</summary>

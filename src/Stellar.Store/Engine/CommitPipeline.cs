@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
 using Stellar.Store.Actors;
+using Stellar.Store.Feed;
 using Stellar.Store.Format;
 using Stellar.Store.Indexes;
 using Stellar.Store.Shards;
@@ -32,8 +33,12 @@ internal sealed class CommitPipeline<TKey, TValue>
     /// <summary>A committed round's part waiting for the decision: its version and the key counts before and with it.</summary>
     private (long Version, long CountBefore, long Count)? _part;
 
-    public CommitPipeline(ShardChain chain, BlockCodec codec, VersionedMap<TKey, TValue> map, ShardUsageLedger ledger, IndexSet<TKey, TValue> indexes, int parallelism, int largeValueBytes)
+    /// <summary>The feeds' committed end once the part waiting for its decision is published.</summary>
+    private FeedTail? _partTail;
+
+    public CommitPipeline(ShardChain chain, BlockCodec codec, VersionedMap<TKey, TValue> map, ShardUsageLedger ledger, IndexSet<TKey, TValue> indexes, int parallelism, int largeValueBytes, ChangeFeedTail tail)
     {
+        Tail = tail;
         _indexes = indexes;
         _chain = chain;
         _codec = codec;
@@ -43,6 +48,9 @@ internal sealed class CommitPipeline<TKey, TValue>
         _maxBlockBytes = codec.MaxRawLength;
         _largeValueBytes = largeValueBytes;
     }
+
+    /// <summary>The end of the committed blocks that change feeds read up to, moved after every publish.</summary>
+    public ChangeFeedTail Tail { get; }
 
     /// <summary>After load: the next group publishes the version after <paramref name="version"/>.</summary>
     public void Loaded(long version) => _version = version;
@@ -130,8 +138,15 @@ internal sealed class CommitPipeline<TKey, TValue>
                 partPlaced(PartBlocks(blocks, reserved, offsets));
             }
 
+            if (Tail.HasReaders)
+            {
+                // Buffered mode: a feed reads the files, so what it will be told is committed goes to the OS now.
+                _chain.HandToOs();
+            }
+
             _chain.EndGroup();
             Publish(blocks, reserved, offsets, encoded, count, countBeforePart, hasPart);
+            AdvanceTail(blocks, reserved, offsets, encoded);
         }
         finally
         {
@@ -151,6 +166,11 @@ internal sealed class CommitPipeline<TKey, TValue>
         Debug.Assert(_part is not null, "a part was committed");
         var (version, countBefore, count) = _part.Value;
         _map.PublishPart(version, count, round, countBefore);
+        if (_partTail is not null)
+        {
+            Tail.Advance(_partTail);
+            _partTail = null;
+        }
     }
 
     /// <summary>After the round is visible in every collection: publishes again, which forgets what the part's publish kept.</summary>
@@ -159,6 +179,31 @@ internal sealed class CommitPipeline<TKey, TValue>
         Debug.Assert(_part is not null, "a part was published");
         _map.Publish(_version, _part.Value.Count);
         _part = null;
+    }
+
+    /// <summary>
+    /// Moves the feeds' committed end past the blocks just published; a round's part (the tagged blocks, last) only
+    /// once its decision publishes it, so no feed ever reads a part whose round might not commit.
+    /// </summary>
+    private void AdvanceTail(IReadOnlyList<StagedBlock<TKey, TValue>> blocks, (uint ShardId, ulong Sequence)[] reserved, long[] offsets, (byte[] Bytes, int Length)[] encoded)
+    {
+        var published = blocks.Count;
+        while (published > 0 && blocks[published - 1].Tag is not null)
+        {
+            published--;
+        }
+
+        if (published > 0)
+        {
+            var last = published - 1;
+            Tail.Advance(new FeedTail(reserved[last].Sequence + 1, reserved[last].ShardId, offsets[last] + encoded[last].Length));
+        }
+
+        if (published < blocks.Count)
+        {
+            var last = blocks.Count - 1;
+            _partTail = new FeedTail(reserved[last].Sequence + 1, reserved[last].ShardId, offsets[last] + encoded[last].Length);
+        }
     }
 
     /// <summary>Where the part's blocks (the tagged ones, last in the group) went.</summary>

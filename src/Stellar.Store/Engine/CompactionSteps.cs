@@ -122,7 +122,7 @@ internal sealed class CompactionSteps<TKey, TValue>
         run.SwapAttempted = true;
         try
         {
-            _chain.CompleteCompaction(run.Prefix, run.Outputs, run.OutputDetails);
+            _chain.CompleteCompaction(run.Prefix, run.Outputs, run.OutputDetails, run.LastSequence);
         }
         catch
         {

@@ -26,4 +26,11 @@ internal sealed class ManifestCollection
 
     /// <summary>The next shard id to hand out: ids are never reused, so a (shard, sequence) nonce never repeats.</summary>
     public uint NextShardId { get; init; } = 1;
+
+    /// <summary>
+    /// The last block sequence whose history the latest compaction replaced (null: never compacted by a build that
+    /// records it). Blocks up to it are gone; the chain's shards whose last sequence is at most this one hold their
+    /// live records instead (the compaction's output), so the change feed reads those as a snapshot, not as history.
+    /// </summary>
+    public ulong? CompactedThrough { get; init; }
 }

@@ -283,9 +283,10 @@ internal sealed class ManifestStore
     /// <summary>
     /// A compaction's swap: lists <paramref name="outputs"/> (complete, flushed, sealed shard files described by
     /// <paramref name="outputDetails"/>) in place of the compacted <paramref name="prefix"/> of the chain, in one
-    /// replace. Refused, with nothing changed, when the chain no longer starts with <paramref name="prefix"/>.
+    /// replace, recording <paramref name="compactedThrough"/>, the last block sequence the prefix held. Refused, with
+    /// nothing changed, when the chain no longer starts with <paramref name="prefix"/>.
     /// </summary>
-    public void ReplaceChain(uint collectionId, IReadOnlyList<uint> prefix, IReadOnlyList<uint> outputs, IReadOnlyDictionary<uint, ManifestShard> outputDetails)
+    public void ReplaceChain(uint collectionId, IReadOnlyList<uint> prefix, IReadOnlyList<uint> outputs, IReadOnlyDictionary<uint, ManifestShard> outputDetails, ulong compactedThrough)
     {
         lock (_lock)
         {
@@ -300,7 +301,7 @@ internal sealed class ManifestStore
             var shards = outputs.Concat(entry.Shards.Skip(prefix.Count)).ToArray();
             var details = entry.ShardDetails.Where(d => !prefix.Contains(d.Key)).Concat(outputs.Select(id => KeyValuePair.Create(id, outputDetails[id])))
                 .ToDictionary(d => d.Key, d => d.Value);
-            Publish(Copy(entry, shards: shards, details: details));
+            Publish(Copy(entry, shards: shards, details: details, compactedThrough: compactedThrough));
             Replace();
         }
     }
@@ -392,7 +393,7 @@ internal sealed class ManifestStore
     }
 
     internal static ManifestCollection Copy(ManifestCollection entry, IReadOnlyList<uint>? shards = null,
-        IReadOnlyDictionary<uint, ManifestShard>? details = null, uint? nextShardId = null, string? valueType = null) => new()
+        IReadOnlyDictionary<uint, ManifestShard>? details = null, uint? nextShardId = null, string? valueType = null, ulong? compactedThrough = null) => new()
     {
         Name = entry.Name,
         Id = entry.Id,
@@ -401,6 +402,7 @@ internal sealed class ManifestStore
         Shards = shards ?? entry.Shards,
         ShardDetails = details ?? entry.ShardDetails,
         NextShardId = nextShardId ?? entry.NextShardId,
+        CompactedThrough = compactedThrough ?? entry.CompactedThrough,
     };
 
     private ManifestCollection Find(uint collectionId)

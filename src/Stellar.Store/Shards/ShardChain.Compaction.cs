@@ -51,17 +51,18 @@ internal sealed partial class ShardChain
 
     /// <summary>
     /// Writer only: swaps the compacted <paramref name="prefix"/> for <paramref name="outputs"/> (complete, flushed
-    /// and sealed shard files, described by <paramref name="outputDetails"/>) with one atomic manifest replace. When
+    /// and sealed shard files, described by <paramref name="outputDetails"/>) with one atomic manifest replace, which
+    /// records <paramref name="compactedThrough"/>, the last sequence the prefix held (see <see cref="ManifestCollection.CompactedThrough"/>). When
     /// the replace throws, its outcome is unknown: memory keeps the new chain, the old files stay open and on disk,
     /// and the exception propagates (the writer faults; the next open finds whichever manifest is on disk, and both
     /// file sets). The old files stay until <see cref="DeleteRetired"/> either way: readers of older snapshots may
     /// still read large values from them.
     /// </summary>
-    public void CompleteCompaction(uint[] prefix, IReadOnlyList<uint> outputs, IReadOnlyDictionary<uint, ManifestShard> outputDetails)
+    public void CompleteCompaction(uint[] prefix, IReadOnlyList<uint> outputs, IReadOnlyDictionary<uint, ManifestShard> outputDetails, ulong compactedThrough)
     {
         try
         {
-            _manifest.ReplaceChain(_collectionId, prefix, outputs, outputDetails);
+            _manifest.ReplaceChain(_collectionId, prefix, outputs, outputDetails, compactedThrough);
         }
         finally
         {

@@ -78,8 +78,9 @@ internal sealed partial class ShardChain
 
         // Past the blocks found, and never below the first sequence the manifest lists for a shard: a shard rolled
         // after a compaction starts above the output's low sequences, and when a power loss emptied it, its first
-        // block must still carry the sequence the manifest expects.
-        NextSequence = Math.Max(lastSequence + 1, firstListed);
+        // block must still carry the sequence the manifest expects. Nor below what a compaction replaced, even with no
+        // shard rolled since: a sequence names one block for good, so a change feed's position never names another.
+        NextSequence = Math.Max(Math.Max(lastSequence + 1, firstListed), (_entry.CompactedThrough ?? 0) + 1);
 
         // Even an empty active shard: a power loss can empty a shard whose blocks (and their nonces) reached the
         // device before its length did, and the sequences they used would be handed out again from here.

@@ -145,7 +145,7 @@ public sealed class ManifestStoreTests : IDisposable
         var bytes = File.ReadAllBytes(Path.Combine(_dir.Path, "MANIFEST"));
         var sealedOutput = new Dictionary<uint, ManifestShard> { [output] = new() { Salt = new byte[16], FirstSequence = 1, SealedLength = 100, LastSequence = 1 } };
 
-        Assert.Throws<InvalidOperationException>(() => manifest.ReplaceChain(a, [model.Shards[1]], [output], sealedOutput));
+        Assert.Throws<InvalidOperationException>(() => manifest.ReplaceChain(a, [model.Shards[1]], [output], sealedOutput, compactedThrough: 1));
 
         Assert.Equal(bytes, File.ReadAllBytes(Path.Combine(_dir.Path, "MANIFEST")));
         model.AssertMatches(manifest.Collection(a), a);
@@ -205,6 +205,6 @@ public sealed class ManifestStoreTests : IDisposable
             LastSequence = id,
         });
         model.Replace(prefix, outputs, details.ToDictionary(d => d.Key, d => ManifestOnDisk.Details(d.Value.Salt, d.Value.FirstSequence, d.Value.SealedLength, d.Value.LastSequence)));
-        manifest.ReplaceChain(collection, prefix, outputs, details);
+        manifest.ReplaceChain(collection, prefix, outputs, details, compactedThrough: 1);
     }
 }

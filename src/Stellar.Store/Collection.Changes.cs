@@ -1,0 +1,36 @@
+namespace Stellar.Store;
+
+/// <summary>The collection's change feed.</summary>
+public sealed partial class Collection<TKey, TValue>
+{
+    /// <summary>
+    /// The collection's committed changes after <paramref name="from"/>, in commit order, read from its files; once
+    /// it has delivered every change committed so far it waits for the next ones, until
+    /// <paramref name="cancellationToken"/> is cancelled (the enumeration then throws <see cref="OperationCanceledException"/>).
+    /// <see cref="ChangePosition.Start"/> starts at the oldest change still on disk (after a compaction, a snapshot
+    /// of the records alive then, as puts); <see cref="ChangePosition.Now"/> delivers only changes committed after
+    /// the call; a change's <see cref="Change{TKey,TValue}.Position"/> resumes after it, also after a restart.
+    /// </summary>
+    /// <remarks>
+    /// <para>Only committed changes: a write appears once its task completed or could have (published to readers),
+    /// a cross-collection write's part only once the round is decided, and never a torn tail cut at open or a part
+    /// whose round was not decided. An atomic unit (a batch, a cross-collection write's part, the writes committed
+    /// together in one block) is delivered whole, its last change marked <see cref="Change{TKey,TValue}.EndsUnit"/>.
+    /// Applying the feed from <see cref="ChangePosition.Start"/> to an empty dictionary gives the collection's
+    /// contents; records that expired but whose delete the writer has not written yet are still there
+    /// (<see cref="Change{TKey,TValue}.ExpiresAt"/> tells them).</para>
+    /// <para>In <see cref="Durability.Buffered"/> mode the feed reads what reached the OS: while a feed is open each
+    /// commit is handed to the OS at once, and a feed that starts behind what is buffered flushes the collection.</para>
+    /// <para>Thread safety: any thread; each enumeration is an independent reader, and any number may run at once.
+    /// Nothing is written by reading. The enumeration ends with <see cref="ObjectDisposedException"/> when the store closes.</para>
+    /// </remarks>
+    /// <exception cref="ChangeFeedPositionUnavailableException">
+    /// Thrown by the enumeration when a compaction replaced the changes after <paramref name="from"/>; it names the
+    /// oldest position available.
+    /// </exception>
+    public IAsyncEnumerable<Change<TKey, TValue>> Changes(ChangePosition from, CancellationToken cancellationToken = default)
+    {
+        _store.ThrowIfDisposed();
+        return _engine.Feed.ReadAsync(from, _writer.FlushAsync, cancellationToken);
+    }
+}

@@ -1,0 +1,55 @@
+using Stellar.Store.Tests.Api;
+
+namespace Stellar.Store.Tests.Feed;
+
+/// <summary>Reads a collection's change feed in tests, which must end where a live feed waits.</summary>
+internal static class FeedReading
+{
+    /// <summary>A read that does not reach its end in this long is a hang, reported as a failure rather than waited out.</summary>
+    private static readonly TimeSpan HangGuard = TimeSpan.FromMinutes(2);
+
+    /// <summary>
+    /// The changes after <paramref name="from"/> up to the committed end as it is when called: the feed is read until a
+    /// change's position reaches that end (the test's last write must be a put, so some change does).
+    /// </summary>
+    public static async Task<List<Change<int, Account>>> ReadToEndAsync(Collection<int, Account> collection, ChangePosition from)
+    {
+        var end = collection.Engine.Feed.End;
+        var changes = new List<Change<int, Account>>();
+        if (from >= end && !from.IsSnapshot && from != ChangePosition.Start)
+        {
+            return changes;
+        }
+
+        using var guard = new CancellationTokenSource(HangGuard);
+        await foreach (var change in collection.Changes(from, guard.Token))
+        {
+            changes.Add(change);
+            if (change.Position >= end)
+            {
+                break;
+            }
+        }
+
+        return changes;
+    }
+
+    /// <summary>Applies <paramref name="changes"/> in order to <paramref name="state"/>: what a consumer of the feed holds.</summary>
+    public static Dictionary<int, Account> Apply(IEnumerable<Change<int, Account>> changes, Dictionary<int, Account>? state = null)
+    {
+        state ??= new Dictionary<int, Account>();
+        foreach (var change in changes)
+        {
+            if (change.Kind == ChangeKind.Put)
+            {
+                state[change.Key] = change.Value!;
+            }
+            else
+            {
+                state.Remove(change.Key);
+            }
+        }
+
+        return state;
+    }
+}
