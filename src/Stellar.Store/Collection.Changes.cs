@@ -33,4 +33,19 @@ public sealed partial class Collection<TKey, TValue>
         _store.ThrowIfDisposed();
         return _engine.Feed.ReadAsync(from, _writer.FlushAsync, cancellationToken);
     }
+
+    /// <summary>
+    /// The named, durable cursor <paramref name="name"/> of this collection's change feed: its consumer reads
+    /// <see cref="ChangeFeedCursor{TKey,TValue}.Changes"/> and acknowledges what it processed, and resumes there after a
+    /// restart. Cursors are kept in the store's own collection <c>$cursors</c>, made at the first call.
+    /// </summary>
+    /// <remarks>Thread safety: any thread; every call with one name works on the same stored position.</remarks>
+    /// <exception cref="ArgumentException"><paramref name="name"/> is empty, or longer than 128 characters.</exception>
+    public ChangeFeedCursor<TKey, TValue> Feed(string name)
+    {
+        ArgumentException.ThrowIfNullOrEmpty(name);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(name.Length, 128, nameof(name));
+        _store.ThrowIfDisposed();
+        return new ChangeFeedCursor<TKey, TValue>(this, _store.FeedCursors(), name);
+    }
 }

@@ -15,8 +15,11 @@ internal static class CollectionName
     /// <summary>The store's own collection of cross-collection decisions: a name the rule keeps from every user's collection.</summary>
     public const string UnitLog = "$units";
 
+    /// <summary>The store's own collection of change feed cursors: a name the rule keeps from every user's collection.</summary>
+    public const string FeedCursors = "$cursors";
+
     /// <summary>Whether a manifest may list <paramref name="name"/>: a valid name, or a collection the store owns.</summary>
-    public static bool IsValidInManifest(string? name) => IsValid(name) || name == UnitLog;
+    public static bool IsValidInManifest(string? name) => IsValid(name) || name == UnitLog || name == FeedCursors;
 
     public static bool IsValid(string? name) =>
         name is { Length: >= 1 and <= 64 }

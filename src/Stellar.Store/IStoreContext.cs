@@ -18,4 +18,10 @@ internal interface IStoreContext
 
     /// <summary>Throws <see cref="InvalidOperationException"/> when the store was opened read-only (from a checkpoint).</summary>
     void ThrowIfReadOnly();
+
+    /// <summary>
+    /// The store's own collection of change feed cursors (loaded, or made, at first use): for each cursor, keyed
+    /// <c>collection/cursor</c>, the position its consumer acknowledged, in its text form.
+    /// </summary>
+    Collection<string, (string Id, string Position)> FeedCursors();
 }

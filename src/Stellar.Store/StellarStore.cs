@@ -424,6 +424,10 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// <inheritdoc />
     void IStoreContext.ThrowIfDisposed() => ThrowIfDisposed();
 
+    /// <inheritdoc />
+    Collection<string, (string Id, string Position)> IStoreContext.FeedCursors() =>
+        Open<string, (string Id, string Position)>(CollectionName.FeedCursors, cursor => cursor.Id);
+
     private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(IsDisposed, this);
 
     private static StellarStore Open(string path, IStorage storage, StoreOptions options)
