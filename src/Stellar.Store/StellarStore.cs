@@ -52,6 +52,8 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
 
     /// <summary>Each collection's background removal of expired records, stopped at close before the writers.</summary>
     private readonly List<IAsyncDisposable> _sweepers = new();
+    /// <summary>The committed ends change feeds wait at: told at close, so that no feed waits on a closed store.</summary>
+    private readonly List<Feed.ChangeFeedTail> _feedTails = new();
     private readonly ActorSystem _system;
     private readonly bool _ownsSystem;
     private readonly IActorRef _guardian;
@@ -489,6 +491,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         lock (_gate)
         {
             _sweepers.Add(sweeper);
+            _feedTails.Add(engine.Feed.Tail);
             _compactors.Add(compactor);
             _health.Add((name, status, compactor));
             _writers.Add(handle);
@@ -568,6 +571,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         {
             compactors = _compactors.ToList();
             sweepers = _sweepers.ToList();
+            _feedTails.ForEach(tail => tail.Close());
         }
 
         var writers = Writers();

@@ -16,6 +16,7 @@ internal sealed class ChangeFeedTail
     private FeedTail _current;
     private TaskCompletionSource? _waiters;
     private int _readers;
+    private int _closed;
 
     public ChangeFeedTail(FeedTail initial) => _current = initial;
 
@@ -43,9 +44,24 @@ internal sealed class ChangeFeedTail
         }
     }
 
-    /// <summary>Completes once blocks up to <paramref name="sequence"/> are committed (at once if they are), or when cancelled.</summary>
+    /// <summary>At the store's close: every wait, now and later, fails with <see cref="ObjectDisposedException"/>.</summary>
+    public void Close()
+    {
+        Volatile.Write(ref _closed, 1);
+        Interlocked.Exchange(ref _waiters, null)?.TrySetException(Closed());
+    }
+
+    /// <summary>
+    /// Completes once blocks up to <paramref name="sequence"/> are committed (at once if they are); fails when cancelled,
+    /// or with <see cref="ObjectDisposedException"/> once the store is closing.
+    /// </summary>
     public Task WaitPastAsync(ulong sequence, CancellationToken cancellationToken)
     {
+        if (Volatile.Read(ref _closed) != 0)
+        {
+            return Task.FromException(Closed());
+        }
+
         if (Current.Next > sequence)
         {
             return Task.CompletedTask;
@@ -58,10 +74,14 @@ internal sealed class ChangeFeedTail
             waiters = Interlocked.CompareExchange(ref _waiters, fresh, null) ?? fresh;
         }
 
-        // Checked again after the source is in place: an advance before it was installed is seen here, and one after
-        // it completes the source.
-        return Current.Next > sequence ? Task.CompletedTask : waiters.Task.WaitAsync(cancellationToken);
+        // Checked again after the source is in place: an advance or a close before it was installed is seen here, and
+        // one after it completes the source.
+        return Volatile.Read(ref _closed) != 0 ? Task.FromException(Closed())
+            : Current.Next > sequence ? Task.CompletedTask
+            : waiters.Task.WaitAsync(cancellationToken);
     }
+
+    private static ObjectDisposedException Closed() => new("store", "The store was closed while a change feed waited for new commits.");
 
     private sealed class Reader(ChangeFeedTail tail) : IDisposable
     {

@@ -201,4 +201,17 @@ public sealed class ChangeFeedTests
         Assert.Equal(1, again.Statistics.UncommittedUnitBlocks);
         Assert.Equal(new[] { 1, 3 }, (await FeedReading.ReadToEndAsync(again, ChangePosition.Start)).Select(c => c.Key));
     }
+
+    [Fact]
+    public async Task Changes_WaitingAtTheTailWhenTheStoreCloses_EndWithObjectDisposedException()
+    {
+        var store = await StellarStore.OpenAsync(new MemoryStorage(), Options);
+        var accounts = store.GetCollection<int, Account>("accounts", a => a.Id);
+        await using var feed = accounts.Changes(ChangePosition.Now).GetAsyncEnumerator();
+        var next = feed.MoveNextAsync().AsTask();
+
+        await store.DisposeAsync();
+
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => next);
+    }
 }
