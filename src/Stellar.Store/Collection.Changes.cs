@@ -41,11 +41,13 @@ public sealed partial class Collection<TKey, TValue>
     /// </summary>
     /// <remarks>Thread safety: any thread; every call with one name works on the same stored position.</remarks>
     /// <exception cref="ArgumentException"><paramref name="name"/> is empty, or longer than 128 characters.</exception>
+    /// <exception cref="InvalidOperationException">The store was opened read-only (a checkpoint): it keeps no cursors.</exception>
     public ChangeFeedCursor<TKey, TValue> Feed(string name)
     {
         ArgumentException.ThrowIfNullOrEmpty(name);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(name.Length, 128, nameof(name));
         _store.ThrowIfDisposed();
+        _store.ThrowIfReadOnly();
         return new ChangeFeedCursor<TKey, TValue>(this, _store.FeedCursors(), name);
     }
 }
