@@ -14,7 +14,7 @@ namespace Stellar.Store.Benchmarks.Feed;
 /// </summary>
 [MemoryDiagnoser]
 [ReadJob]
-[BenchmarkCategory("ChangeFeed")]
+[BenchmarkCategory("ChangeFeed", Pairing.Read)]
 public class ChangeFeedBenchmarks : StoreBenchmark
 {
     private static readonly int RecordCount = Scale.Records(1_000_000);
