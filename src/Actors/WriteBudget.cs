@@ -32,6 +32,18 @@ internal sealed class WriteBudget : IDisposable
         _maxBytes = maxBytes;
     }
 
+    /// <summary>Writes admitted and not yet released.</summary>
+    public int QueuedWrites
+    {
+        get
+        {
+            lock (_gate)
+            {
+                return _writes;
+            }
+        }
+    }
+
     /// <summary>Bytes admitted and not yet released.</summary>
     public long QueuedBytes
     {

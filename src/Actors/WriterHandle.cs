@@ -37,6 +37,9 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
         _budget = new WriteBudget(maxQueued, maxQueuedBytes);
     }
 
+    /// <summary>Writes queued or being committed now.</summary>
+    internal int QueuedWrites => _budget.QueuedWrites;
+
     /// <summary>Bytes of the writes queued or being committed now.</summary>
     internal long QueuedBytes => _budget.QueuedBytes;
 

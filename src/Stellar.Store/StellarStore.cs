@@ -2,8 +2,10 @@ using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using Akka.Actor;
 using Akka.Configuration;
+using Microsoft.Extensions.Logging;
 using Stellar.Store.Actors;
 using Stellar.Store.Codecs;
+using Stellar.Store.Diagnostics;
 using Stellar.Store.Engine;
 using Stellar.Store.Format;
 using Stellar.Store.Indexes;
@@ -60,11 +62,16 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     private readonly StrongBox<StellarStore?> _shutdownHook;
     private readonly object _gate = new();
     private readonly StoreUnits _units;
+    private readonly StoreDiagnostics _diagnostics;
+
+    /// <summary>Each loaded collection's registration with the store's gauges, ended at close.</summary>
+    private readonly List<IDisposable> _observations = new();
     private Task? _disposeTask;
     private int _disposed;
 
-    private StellarStore(string path, StoreOptions options, IStorage storage, StoreRecovery.Opened opened)
+    private StellarStore(string path, StoreOptions options, IStorage storage, StoreRecovery.Opened opened, StoreDiagnostics diagnostics)
     {
+        _diagnostics = diagnostics;
         Path = path;
         Options = options.WithoutSecrets();
         _storage = storage;
@@ -75,7 +82,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         _chains = opened.Chains;
         Recovery = opened.Report;
         _ownsSystem = options.ActorSystem is null;
-        _system = options.ActorSystem ?? ActorSystem.Create("stellar-store", ConfigurationFactory.ParseString(StoreActorConfig));
+        _system = options.ActorSystem ?? CreateActorSystem(diagnostics.LoggerFactory);
         _guardian = _system.ActorOf(StoreGuardian.Props(), $"stellar-store-{Interlocked.Increment(ref s_storeCounter)}");
         _units = new StoreUnits(this, _system, $"stellar-units-{Interlocked.Increment(ref s_storeCounter)}", options, OpenUnitLog);
 
@@ -341,7 +348,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         var entry = _manifest.GetOrAddCollection(name, recordedTypes?.Key ?? TypeName<TKey>(), recordedTypes?.Value ?? TypeName<TValue>());
         if (!_chains.TryGetValue(name, out var chain))
         {
-            chain = new ShardChain(_storage, _manifest, entry.Id, Options.MaxShardBytes, Options.Durability);
+            chain = new ShardChain(_storage, _manifest, entry.Id, Options.MaxShardBytes, Options.Durability, _diagnostics.Collection(name));
             _chains[name] = chain;
         }
 
@@ -412,6 +419,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// <summary>Cross-collection rounds committed since open (for the benchmarks' units per round).</summary>
     internal long UnitRounds => _units.VisibleRound;
 
+    /// <summary>The actor system the writers run in, the store's own or the caller's: lets tests log through it.</summary>
+    internal ActorSystem ActorSystem => _system;
+
     /// <summary>The store's cipher, null for a plain store: lets tests watch its key material.</summary>
     internal AesGcmBlockCipher? Cipher => _cipher;
 
@@ -434,8 +444,40 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
 
     private static StellarStore Open(string path, IStorage storage, StoreOptions options)
     {
-        var opened = StoreRecovery.Open(path, storage, options);
-        var store = new StellarStore(path, options, storage, opened);
+        var diagnostics = new StoreDiagnostics(options);
+        using var activity = StoreDiagnostics.StartOpen(path);
+        try
+        {
+            var opened = StoreRecovery.Open(path, storage, options, diagnostics);
+            diagnostics.Opened(path, opened.Report, activity);
+            return Open(path, storage, options, opened, diagnostics);
+        }
+        catch (Exception e)
+        {
+            activity?.SetStatus(ActivityStatusCode.Error, e.Message);
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// The actor system a store makes for itself: its log goes to <paramref name="loggerFactory"/> (see
+    /// <see cref="AkkaLogForwarder"/>) when there is one, else to the console.
+    /// </summary>
+    private static ActorSystem CreateActorSystem(ILoggerFactory? loggerFactory)
+    {
+        var config = ConfigurationFactory.ParseString(StoreActorConfig);
+        if (loggerFactory is null)
+        {
+            return ActorSystem.Create("stellar-store", config);
+        }
+
+        var forwarding = ConfigurationFactory.ParseString($"akka.loggers = [\"{AkkaLogForwarder.ConfigName}\"]").WithFallback(config);
+        return ActorSystem.Create("stellar-store", BootstrapSetup.Create().WithConfig(forwarding).And(new LoggerFactorySetup(loggerFactory)));
+    }
+
+    private static StellarStore Open(string path, IStorage storage, StoreOptions options, StoreRecovery.Opened opened, StoreDiagnostics diagnostics)
+    {
+        var store = new StellarStore(path, options, storage, opened, diagnostics);
         if (opened.Chains.ContainsKey(UnitLog.CollectionName))
         {
             // Before any collection loads: its parts of cross-collection rounds count only where the log decided them.
@@ -479,8 +521,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
             IndexOrders = _cipher is null ? new IndexOrderFiles(_storage, entry.Id) : null,
         };
         engine.Load();
+        chain.Diagnostics.Loaded(engine.UndecidedBlocks);
         chain.StartFirstShard();
-        var status = new WriterStatus();
+        var status = new WriterStatus(chain.Diagnostics.Faulted);
         var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes, status), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
         var handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
         var compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync));
@@ -495,6 +538,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
             _compactors.Add(compactor);
             _health.Add((name, status, compactor));
             _writers.Add(handle);
+            _observations.Add(chain.Diagnostics.Observe(() => handle.QueuedWrites, () => handle.QueuedBytes, engine.Ledger));
             _indexOrderSavers.Add(engine.SaveIndexOrders);
             AddCutter(name, handle);
             if (name != UnitLog.CollectionName)
@@ -641,6 +685,17 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         _manifest.Close();
 
         _lock.Dispose();
+        List<IDisposable> observations;
+        lock (_gate)
+        {
+            observations = _observations.ToList();
+        }
+
+        foreach (var observation in observations)
+        {
+            observation.Dispose();
+        }
+
         _system.Stop(_guardian);
         Volatile.Write(ref _shutdownHook.Value, null);
         if (terminateSystem)
@@ -657,5 +712,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         {
             System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(failure).Throw();
         }
+
+        StoreLog.StoreClosed(_diagnostics.Logger, Path);
     }
 }

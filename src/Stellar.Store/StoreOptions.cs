@@ -1,4 +1,6 @@
+using System.Diagnostics.Metrics;
 using Akka.Actor;
+using Microsoft.Extensions.Logging;
 
 namespace Stellar.Store;
 
@@ -21,6 +23,8 @@ public sealed class StoreOptions
     private byte[]? _encryptionKey;
     private string? _encryptionPassphrase;
     private ActorSystem? _actorSystem;
+    private ILoggerFactory? _loggerFactory;
+    private IMeterFactory? _meterFactory;
 
     /// <summary>What a completed write survives. Default <see cref="Stellar.Store.Durability.WriteThrough"/>.</summary>
     public Durability Durability { get; init; } = Durability.WriteThrough;
@@ -119,6 +123,30 @@ public sealed class StoreOptions
     public ActorSystem? ActorSystem { get => _actorSystem; init => _actorSystem = value; }
 
     /// <summary>
+    /// Where the store logs (categories <see cref="StoreTelemetry.LoggerCategory"/> and
+    /// <see cref="StoreTelemetry.AkkaLoggerCategory"/>, events listed in <see cref="StoreLogEvents"/>); null (the default)
+    /// logs nothing and costs nothing. When the store makes its own actor system, that system's log goes here too instead
+    /// of the console. The store keeps the factory and never disposes it. Stellar.Store.Hosting passes the host's.
+    /// </summary>
+    /// <remarks>Thread safety: the factory and its loggers are called from the store's threads, as any logger factory allows.</remarks>
+    public ILoggerFactory? LoggerFactory { get => _loggerFactory; init => _loggerFactory = value; }
+
+    /// <summary>
+    /// Creates the <see cref="Meter"/> named <see cref="StoreTelemetry.MeterName"/> that the store's instruments belong to;
+    /// null (the default): a meter shared by every store of the process. Stellar.Store.Hosting passes the host's. The
+    /// store never disposes the meter: the factory's owner does.
+    /// </summary>
+    /// <remarks>Thread safety: the factory is called from the thread that opens the store.</remarks>
+    public IMeterFactory? MeterFactory { get => _meterFactory; init => _meterFactory = value; }
+
+    /// <summary>
+    /// An fsync of a shard file that takes at least this long is logged as <see cref="StoreLogEvents.SlowFsync"/>.
+    /// Default 100 ms; zero logs every fsync; <see cref="Timeout.InfiniteTimeSpan"/> none. Every fsync is timed into the
+    /// <c>stellar.store.fsync.duration</c> histogram whatever this is.
+    /// </summary>
+    public TimeSpan SlowFsyncThreshold { get; init; } = TimeSpan.FromMilliseconds(100);
+
+    /// <summary>
     /// Lets tests create passphrase stores with fewer than <see cref="MinPassphraseIterations"/> iterations, so that
     /// the suite does not spend its time in PBKDF2. Internal: users cannot weaken the bound.
     /// </summary>
@@ -144,6 +172,19 @@ public sealed class StoreOptions
     {
         var copy = (StoreOptions)MemberwiseClone();
         copy._actorSystem = system;
+        return copy;
+    }
+
+    /// <summary>
+    /// A copy of these options, secrets included, that logs to <paramref name="loggerFactory"/> and creates its meter with
+    /// <paramref name="meterFactory"/> where they do not name their own: how a host hands the store its services. Every
+    /// other option, including ones added later, is carried over.
+    /// </summary>
+    internal StoreOptions WithHostDiagnostics(ILoggerFactory? loggerFactory, IMeterFactory? meterFactory)
+    {
+        var copy = (StoreOptions)MemberwiseClone();
+        copy._loggerFactory ??= loggerFactory;
+        copy._meterFactory ??= meterFactory;
         return copy;
     }
 
@@ -219,6 +260,11 @@ public sealed class StoreOptions
         if (Clock is null)
         {
             throw new ArgumentNullException(nameof(Clock), "Clock must be set (TimeProvider.System by default).");
+        }
+
+        if (SlowFsyncThreshold < TimeSpan.Zero && SlowFsyncThreshold != Timeout.InfiniteTimeSpan)
+        {
+            throw new ArgumentOutOfRangeException(nameof(SlowFsyncThreshold), SlowFsyncThreshold, "SlowFsyncThreshold must be zero or positive, or Timeout.InfiniteTimeSpan to log no fsync.");
         }
 
         if (ExpirySweepInterval <= TimeSpan.Zero && ExpirySweepInterval != Timeout.InfiniteTimeSpan)

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Stellar.Store.Codecs;
+using Stellar.Store.Diagnostics;
 using Stellar.Store.Format;
 using Stellar.Store.Shards;
 using Stellar.Store.Storage;
@@ -16,7 +17,7 @@ internal static class StoreRecovery
     /// <summary>What an open hands to the store it opened; the store owns all of it from then on.</summary>
     public sealed record Opened(IDisposable Lock, ManifestStore Manifest, BlockCodec Codec, AesGcmBlockCipher? Cipher, Dictionary<string, ShardChain> Chains, RecoveryReport Report);
 
-    public static Opened Open(string path, IStorage storage, StoreOptions options)
+    public static Opened Open(string path, IStorage storage, StoreOptions options, StoreDiagnostics diagnostics)
     {
         var stopwatch = Stopwatch.StartNew();
         var storeLock = storage.AcquireLock();
@@ -37,7 +38,7 @@ internal static class StoreRecovery
             var removed = new List<string>();
             foreach (var entry in manifest.Collections)
             {
-                var chain = new ShardChain(storage, manifest, entry.Id, options.MaxShardBytes, options.Durability);
+                var chain = new ShardChain(storage, manifest, entry.Id, options.MaxShardBytes, options.Durability, diagnostics.Collection(entry.Name));
                 chains[entry.Name] = chain;
                 chain.Scan(sealActive: cipher is not null);
                 blocks += chain.Blocks.Count;

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Stellar.Store.Actors;
+using Stellar.Store.Diagnostics;
 using Stellar.Store.Feed;
 using Stellar.Store.Format;
 using Stellar.Store.Indexes;
@@ -76,6 +77,9 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
 
     /// <summary>The most record bytes one block, so one atomic batch, may hold (see <see cref="BlockLimit"/>).</summary>
     public int MaxBlockBytes { get; }
+
+    /// <summary>What the collection reports through (its chain's).</summary>
+    public CollectionDiagnostics Diagnostics => _chain.Diagnostics;
 
     /// <summary>Live and dead bytes per shard.</summary>
     public ShardUsageLedger Ledger { get; }

@@ -85,6 +85,7 @@ internal sealed class CommitPipeline<TKey, TValue>
     {
         Debug.Assert(_part is null, "a part waiting for its decision holds the writer");
         Debug.Assert(hasPart == partPlaced is not null, "a group that ends with a part says where it went, and only such a group");
+        var started = _chain.Diagnostics.CommitStarting();
         var encoded = new (byte[] Bytes, int Length)[blocks.Count];
         try
         {
@@ -147,6 +148,7 @@ internal sealed class CommitPipeline<TKey, TValue>
             _chain.EndGroup();
             Publish(blocks, reserved, offsets, encoded, count, countBeforePart, hasPart);
             AdvanceTail(blocks, reserved, offsets, encoded);
+            _chain.Diagnostics.Committed(started);
         }
         finally
         {
@@ -256,6 +258,7 @@ internal sealed class CommitPipeline<TKey, TValue>
                 }
 
                 _ledger.Account(shardId, write.Length, deleted, replaced);
+                _chain.Diagnostics.Count(write.Kind, write.Length);
                 position += write.Length;
             }
         }

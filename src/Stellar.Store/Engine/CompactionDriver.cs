@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Stellar.Store.Actors;
 
 namespace Stellar.Store.Engine;
@@ -26,15 +27,45 @@ internal sealed class CompactionDriver<TKey, TValue> : ICompactionTarget
         _decisionsDurable = decisionsDurable;
     }
 
+    /// <summary>
+    /// Runs one compaction, traced, and logged and counted when it rewrites shards; a cancellation (the store closing) is
+    /// neither a failure nor a compaction.
+    /// </summary>
     public async Task RunAsync(CancellationToken cancellationToken)
     {
-        var run = new CompactionRun<TKey, TValue>();
-        await _writer.SubmitAsync(new CompactionStep<TKey, TValue>(run, begin: true), cancellationToken).ConfigureAwait(false);
-        if (!run.HasWork)
+        var diagnostics = _engine.Diagnostics;
+        using var activity = diagnostics.StartCompaction();
+        var started = Stopwatch.GetTimestamp();
+        try
         {
-            return;
-        }
+            var run = new CompactionRun<TKey, TValue>();
+            await _writer.SubmitAsync(new CompactionStep<TKey, TValue>(run, begin: true), cancellationToken).ConfigureAwait(false);
+            if (!run.HasWork)
+            {
+                return;
+            }
 
+            var storedBefore = _engine.StoredBytes;
+            diagnostics.CompactionStarted(run.Prefix.Length, storedBefore, _engine.LiveBytes);
+            await RewriteAsync(run, cancellationToken).ConfigureAwait(false);
+            diagnostics.CompactionFinished(activity, Stopwatch.GetElapsedTime(started), storedBefore, _engine.StoredBytes);
+        }
+        catch (Exception e) when (!(e is OperationCanceledException && cancellationToken.IsCancellationRequested))
+        {
+            diagnostics.CompactionFailed(activity, Stopwatch.GetElapsedTime(started), e);
+            throw;
+        }
+    }
+
+    public Task RequestReleaseAsync() => _writer.SubmitAsync(new ReleaseStep<TKey, TValue>(), CancellationToken.None);
+
+    public void DeferAutoCompaction() => _engine.Ledger.DeferAutoCompaction();
+
+    public void DeleteAllRetired() => _engine.DeleteAllRetired();
+
+    /// <summary>Copies the live records off the writer, then has the writer swap the copy in.</summary>
+    private async Task RewriteAsync(CompactionRun<TKey, TValue> run, CancellationToken cancellationToken)
+    {
         try
         {
             await Task.Run(() => _engine.Copier.CopyLive(run, cancellationToken), cancellationToken).ConfigureAwait(false);
@@ -62,10 +93,4 @@ internal sealed class CompactionDriver<TKey, TValue> : ICompactionTarget
         // fails, since such a failure may have taken effect.
         await _writer.SubmitAsync(new CompactionStep<TKey, TValue>(run, begin: false), CancellationToken.None).ConfigureAwait(false);
     }
-
-    public Task RequestReleaseAsync() => _writer.SubmitAsync(new ReleaseStep<TKey, TValue>(), CancellationToken.None);
-
-    public void DeferAutoCompaction() => _engine.Ledger.DeferAutoCompaction();
-
-    public void DeleteAllRetired() => _engine.DeleteAllRetired();
 }

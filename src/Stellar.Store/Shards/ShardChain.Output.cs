@@ -28,7 +28,7 @@ internal sealed partial class ShardChain
             file.Append(blocks[b].Bytes.AsSpan(0, blocks[b].Length));
         }
 
-        file.FlushToDisk();
+        Sync(file, shardId);
         sealedLength = file.Length;
         return offsets;
     }

@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using Stellar.Store.Diagnostics;
 using Stellar.Store.Format;
 using Stellar.Store.Storage;
 
@@ -57,9 +58,13 @@ internal sealed partial class ShardChain : IDisposable
     /// </summary>
     private ManifestCollection _entry;
 
-    /// <summary>The chain of collection <paramref name="collectionId"/>, whose manifest entry <paramref name="manifest"/> owns.</summary>
-    public ShardChain(IStorage storage, ManifestStore manifest, uint collectionId, long maxShardBytes, Durability durability)
+    /// <summary>
+    /// The chain of collection <paramref name="collectionId"/>, whose manifest entry <paramref name="manifest"/> owns; it
+    /// times its fsyncs into <paramref name="diagnostics"/> (<see cref="CollectionDiagnostics.None"/> when not given).
+    /// </summary>
+    public ShardChain(IStorage storage, ManifestStore manifest, uint collectionId, long maxShardBytes, Durability durability, CollectionDiagnostics? diagnostics = null)
     {
+        Diagnostics = diagnostics ?? CollectionDiagnostics.None;
         _storage = storage;
         _manifest = manifest;
         _collectionId = collectionId;
@@ -75,6 +80,9 @@ internal sealed partial class ShardChain : IDisposable
             }
         }
     }
+
+    /// <summary>What the collection reports through: its fsyncs here, its commits in the pipeline.</summary>
+    public CollectionDiagnostics Diagnostics { get; }
 
     /// <summary>Whether ending a group fsyncs (<see cref="Durability.Fsync"/>).</summary>
     public bool SyncsEachGroup => _durability == Durability.Fsync;
@@ -206,7 +214,7 @@ internal sealed partial class ShardChain : IDisposable
         {
             foreach (var shard in _touched)
             {
-                _files[shard].FlushToDisk();
+                Sync(_files[shard], shard);
             }
 
             _touched.Clear();
@@ -224,7 +232,7 @@ internal sealed partial class ShardChain : IDisposable
         DrainBuffer();
         foreach (var shard in _touched)
         {
-            _files[shard].FlushToDisk();
+            Sync(_files[shard], shard);
         }
 
         _touched.Clear();
@@ -292,7 +300,7 @@ internal sealed partial class ShardChain : IDisposable
         long? sealedLength = null;
         if (_files.TryGetValue(sealingId, out var sealing))
         {
-            sealing.FlushToDisk();
+            Sync(sealing, sealingId);
             _touched.Remove(sealingId);
             sealedLength = sealing.Length;
         }
@@ -311,7 +319,7 @@ internal sealed partial class ShardChain : IDisposable
 
         _files[shardId] = file;
         file.Append(new ShardHeader(_collectionId, shardId, _salts[shardId]).ToArray());
-        file.FlushToDisk();
+        Sync(file, shardId);
 
         // Not undone when the replace throws (see ManifestStore): the exception faults the writer.
         try
@@ -326,6 +334,9 @@ internal sealed partial class ShardChain : IDisposable
         _activeLastSequence = null;
         _sinceWriteback = 0;
     }
+
+    /// <summary>Flushes a shard file to disk (fsync), timed (see <see cref="CollectionDiagnostics.Fsync"/>).</summary>
+    private void Sync(IStorageFile file, uint shardId) => Diagnostics.Fsync(file, _collectionId, shardId);
 
     /// <summary>Reads this collection's entry again after a request to the manifest changed it.</summary>
     private void Refresh() => _entry = _manifest.Collection(_collectionId);
