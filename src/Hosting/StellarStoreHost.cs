@@ -1,6 +1,8 @@
+using System.Diagnostics.Metrics;
 using Akka.Actor;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Hosting;
+using Microsoft.Extensions.Logging;
 using Microsoft.Extensions.Options;
 
 namespace Stellar.Store.Hosting;
@@ -52,6 +54,9 @@ public sealed class StellarStoreHost
     {
         var options = _options.Value;
         var storeOptions = HostActorSystem() is { } system ? options.Store.InActorSystem(system) : options.Store;
+
+        // The host's logging and metrics, unless the options name their own.
+        storeOptions = storeOptions.WithHostDiagnostics(_services.GetService<ILoggerFactory>(), _services.GetService<IMeterFactory>());
         try
         {
             var store = await options.Open(FullPath(options.Path!), storeOptions, cancellationToken).ConfigureAwait(false);

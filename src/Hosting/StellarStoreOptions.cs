@@ -23,6 +23,8 @@ public sealed class StellarStoreOptions
     /// How the store is opened (see <see cref="StoreOptions"/>); its defaults unless configured. Setting it in code
     /// replaces the whole object, including what configuration bound into it before.
     /// <see cref="StoreOptions.ActorSystem"/> is taken from the host when Akka.Hosting's <c>WithStellarStore()</c> is used.
+    /// <see cref="StoreOptions.LoggerFactory"/> and <see cref="StoreOptions.MeterFactory"/> are the host's
+    /// <c>ILoggerFactory</c> and <c>IMeterFactory</c> unless set here.
     /// </summary>
     public StoreOptions Store { get; set; } = new();
 
