@@ -43,6 +43,11 @@ var sessionLease = new Option<int>("--session-lease")
     DefaultValueFactory = _ => (int)RunOptions.DefaultSessionLease.TotalSeconds,
     HelpName = "seconds",
 };
+var metrics = new Option<MetricsExport>("--metrics")
+{
+    Description = "None | Console: print the store's Stellar.Store instruments (writes, bytes, commit and fsync latency, queues, bytes per collection) every few seconds.",
+    DefaultValueFactory = _ => MetricsExport.None,
+};
 var serve = new Option<bool>("--serve") { Description = "Run the server only, for real clients, until Ctrl+C." };
 var verify = new Option<string?>("--verify") { Description = "Open an existing store, check its invariants, and exit (0: OK, 1: failed, 2: no store, or one of an older layout).", HelpName = "dir" };
 
@@ -50,7 +55,7 @@ var root = new RootCommand(
     "Stellar.Store sample game server: a 20 Hz TCP game server that keeps every change in the store, driven by bots. " +
     "By default it runs the server and 200 bots for 30 s, then reopens the store and verifies gold, items and trades.")
 {
-    bots, duration, port, bind, data, durability, noPersistence, compare, pairs, idleGc, sessionLease, serve, verify,
+    bots, duration, port, bind, data, durability, noPersistence, compare, pairs, idleGc, sessionLease, metrics, serve, verify,
 };
 
 root.SetAction(async (parsed, cancellationToken) =>
@@ -79,6 +84,7 @@ root.SetAction(async (parsed, cancellationToken) =>
         Pairs = Math.Max(1, parsed.GetValue(pairs)),
         IdleCollectBytes = Math.Max(0, parsed.GetValue(idleGc)),
         SessionLease = TimeSpan.FromSeconds(Math.Max(1, parsed.GetValue(sessionLease))),
+        Metrics = parsed.GetValue(metrics),
     };
 
     try

@@ -36,6 +36,36 @@ public sealed class GameRunTests : IDisposable
     }
 
     [Fact]
+    public async Task Run_WithMetricsOnTheConsole_PrintsTheStoresInstrumentsForEveryCollectionItWroteTo()
+    {
+        var output = new StringWriter();
+        var result = await GameRun.RunAsync(
+            new RunOptions { Bots = 8, Duration = TimeSpan.FromSeconds(2), DataDirectory = _dir.Path, Metrics = MetricsExport.Console },
+            TextWriter.Synchronized(output),
+            CancellationToken.None);
+
+        Assert.True(result.Succeeded, output.ToString());
+        var printed = output.ToString();
+        Assert.Contains("-- Stellar.Store metrics --", printed, StringComparison.Ordinal);
+
+        // Every collection the reopened store holds records in was written to, and each shows its writes and bytes.
+        var reopened = Assert.IsType<StoreVerification>(result.Reopened);
+        Assert.True(reopened.Accounts > 0 && reopened.Positions > 0);
+        foreach (var instrument in new[] { "stellar.store.writes{collection=accounts,kind=", "stellar.store.collection.stored_bytes{collection=accounts}", "stellar.store.commit.duration{collection=positions}" })
+        {
+            Assert.Contains(instrument, printed, StringComparison.Ordinal);
+        }
+    }
+
+    [Fact]
+    public async Task Run_WithoutMetrics_PrintsNoInstruments()
+    {
+        var output = new StringWriter();
+        await GameRun.RunAsync(new RunOptions { Bots = 2, Duration = TimeSpan.FromSeconds(1), DataDirectory = _dir.Path }, TextWriter.Synchronized(output), CancellationToken.None);
+        Assert.DoesNotContain("stellar.store.", output.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Run_AgainOnTheSameData_LogsTheSameCharactersBackIn()
     {
         var options = new RunOptions { Bots = 5, Duration = TimeSpan.FromSeconds(1), DataDirectory = _dir.Path };

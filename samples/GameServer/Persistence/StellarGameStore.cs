@@ -1,3 +1,4 @@
+using System.Diagnostics.Metrics;
 using Stellar.Store.Samples.GameServer.Model;
 using Stellar.Store.Samples.GameServer.Verification;
 
@@ -32,9 +33,12 @@ internal sealed class StellarGameStore : IGameStore
     public long LiveRecords => _collections.Count;
 
     /// <exception cref="OlderLayoutException">The directory holds a store of the older layout; it is closed unchanged in its records.</exception>
-    public static async Task<StellarGameStore> OpenAsync(string directory, Durability durability)
+    /// <param name="directory">The store's directory.</param>
+    /// <param name="durability">What a completed write survives.</param>
+    /// <param name="meters">Where the store creates its meter; null: the process's shared one.</param>
+    public static async Task<StellarGameStore> OpenAsync(string directory, Durability durability, IMeterFactory? meters = null)
     {
-        var store = await StellarStore.OpenAsync(directory, Options(durability)).ConfigureAwait(false);
+        var store = await StellarStore.OpenAsync(directory, Options(durability, meters: meters)).ConfigureAwait(false);
         try
         {
             return await OverAsync(store).ConfigureAwait(false);
@@ -47,8 +51,8 @@ internal sealed class StellarGameStore : IGameStore
     }
 
     /// <summary>The options the game opens its store with; <paramref name="clock"/> (the system's by default) decides when sessions expire.</summary>
-    public static StoreOptions Options(Durability durability, TimeProvider? clock = null) =>
-        new() { Durability = durability, Compression = Compression.Lz4, Clock = clock ?? TimeProvider.System };
+    public static StoreOptions Options(Durability durability, TimeProvider? clock = null, IMeterFactory? meters = null) =>
+        new() { Durability = durability, Compression = Compression.Lz4, Clock = clock ?? TimeProvider.System, MeterFactory = meters };
 
     /// <summary>
     /// The game's state in <paramref name="store"/>, already open (on any storage), once its indexes are built;

@@ -17,9 +17,11 @@ internal static class GameRun
     {
         using var data = new DataDirectory(options.DataDirectory);
         var storeDirectory = options.NoPersistence ? null : data;
+        using var meters = new RunMeters();
+        using var instruments = options.NoPersistence ? null : new StoreInstruments(meters);
         IGameStore store = options.NoPersistence
             ? new MemoryGameStore()
-            : await StellarGameStore.OpenAsync(data.Path, options.Durability).ConfigureAwait(false);
+            : await StellarGameStore.OpenAsync(data.Path, options.Durability, meters).ConfigureAwait(false);
         output.WriteLine($"state: {store.Description}{(storeDirectory is null ? "" : " at " + data.Describe())}");
 
         var server = new TcpGameServer(store, new IPEndPoint(options.Bind, options.Port), options.IdleCollectBytes, options.SessionLease);
@@ -33,7 +35,7 @@ internal static class GameRun
             server.Start();
             output.WriteLine($"listening on {server.EndPoint}; {options.Bots} bots play for {options.Duration.TotalSeconds:N0} s");
             using var stopStatus = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-            var status = StatusLine.RunAsync(server, storeDirectory, output, stopStatus.Token);
+            var status = StatusLine.RunAsync(server, storeDirectory, instruments, options.Metrics, output, stopStatus.Token);
             bots = new BotReport();
             var clock = Stopwatch.StartNew();
             await BotDriver.RunAsync(server.EndPoint, options.Bots, options.Duration, bots, cancellationToken).ConfigureAwait(false);

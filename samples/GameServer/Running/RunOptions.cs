@@ -35,6 +35,9 @@ internal sealed record RunOptions
     /// <summary>How long a player's session lasts unless the server renews it (it does so every third of it).</summary>
     public TimeSpan SessionLease { get; init; } = DefaultSessionLease;
 
+    /// <summary>Where <c>--metrics</c> sends the store's instruments.</summary>
+    public MetricsExport Metrics { get; init; }
+
     /// <summary>How many pairs of runs <c>--compare</c> plays (without, then with the store).</summary>
     public int Pairs { get; init; } = 1;
 }

@@ -13,16 +13,18 @@ internal static class ServeMode
     public static async Task<int> RunAsync(RunOptions options, TextWriter output, CancellationToken cancellationToken)
     {
         using var data = new DataDirectory(options.DataDirectory);
+        using var meters = new RunMeters();
+        using var instruments = options.NoPersistence ? null : new StoreInstruments(meters);
         IGameStore store = options.NoPersistence
             ? new MemoryGameStore()
-            : await StellarGameStore.OpenAsync(data.Path, options.Durability).ConfigureAwait(false);
+            : await StellarGameStore.OpenAsync(data.Path, options.Durability, meters).ConfigureAwait(false);
         var server = new TcpGameServer(store, new IPEndPoint(options.Bind, options.Port), options.IdleCollectBytes, options.SessionLease);
         try
         {
             server.Start();
             output.WriteLine($"listening on {server.EndPoint}");
             output.WriteLine($"state: {store.Description}{(options.NoPersistence ? "" : " at " + data.Describe())}; Ctrl+C stops");
-            await StatusLine.RunAsync(server, options.NoPersistence ? null : data, output, cancellationToken).ConfigureAwait(false);
+            await StatusLine.RunAsync(server, options.NoPersistence ? null : data, instruments, options.Metrics, output, cancellationToken).ConfigureAwait(false);
         }
         finally
         {

@@ -1,11 +1,25 @@
+using HdrHistogram;
+
 namespace Stellar.Store.Samples.GameServer.Server;
 
-/// <summary>How long each tick's work took, and why. Recorded by the tick thread, read by anyone.</summary>
+/// <summary>
+/// How long each tick's work took, and why. Recorded by the tick thread, read by anyone. Percentiles come from an
+/// HdrHistogram of wall times (microseconds, three significant digits), so reading them costs the same after an hour
+/// of ticks as after a second; the samples are kept only for what the slowest ticks were made of, at the summary.
+/// </summary>
 internal sealed class TickStats
 {
+    /// <summary>The longest tick the histogram tells apart: a longer one counts as this long.</summary>
+    private const long LongestMicroseconds = 60_000_000;
+
+    private readonly LongHistogram _wall = new(LongestMicroseconds, 3);
     private readonly List<TickSample> _samples = new(capacity: 20 * 60);
     private readonly Lock _lock = new();
     private int _idleCollections;
+    private int _overBudget;
+
+    /// <summary>The longest tick exactly, in milliseconds (the histogram's maximum is its bucket's).</summary>
+    private double _max;
 
     public TickStats(TimeSpan budget) => Budget = budget;
 
@@ -21,34 +35,77 @@ internal sealed class TickStats
     /// <summary>Records one tick: its wall time, the tick thread's CPU time during it, and GC pause time during it.</summary>
     public void Record(TimeSpan work, TimeSpan onCpu = default, TimeSpan gcPause = default)
     {
+        var microseconds = Math.Clamp((long)Math.Round(work.TotalMicroseconds), 1, LongestMicroseconds);
         lock (_lock)
         {
+            _wall.RecordValue(microseconds);
             _samples.Add(new TickSample(work.TotalMilliseconds, onCpu.TotalMilliseconds, gcPause.TotalMilliseconds));
+            _max = Math.Max(_max, work.TotalMilliseconds);
+            if (work > Budget)
+            {
+                _overBudget++;
+            }
+        }
+    }
+
+    /// <summary>The wall time, in milliseconds, that <paramref name="percentile"/> percent of the ticks so far took at most; 0 before any.</summary>
+    public double Percentile(double percentile)
+    {
+        lock (_lock)
+        {
+            return _wall.TotalCount == 0 ? 0 : Math.Min(_max, _wall.GetValueAtPercentile(percentile) / 1000.0);
+        }
+    }
+
+    /// <summary>The longest tick so far, in milliseconds.</summary>
+    public double Max
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _max;
+            }
         }
     }
 
     public TickSummary Summarize()
     {
-        TickSample[] sorted;
+        TickSample[] samples;
+        long ticks;
+        double p50, p99, max;
+        int overBudget;
         lock (_lock)
         {
-            sorted = _samples.ToArray();
+            ticks = _wall.TotalCount;
+            if (ticks == 0)
+            {
+                return new TickSummary(0, 0, 0, 0, 0, default, IdleCollections);
+            }
+
+            samples = _samples.ToArray();
+            // A histogram value is the top of its bucket, which may pass the longest tick recorded in it.
+            p50 = Math.Min(_max, _wall.GetValueAtPercentile(50) / 1000.0);
+            p99 = Math.Min(_max, _wall.GetValueAtPercentile(99) / 1000.0);
+            max = _max;
+            overBudget = _overBudget;
         }
 
-        Array.Sort(sorted, static (a, b) => a.Wall.CompareTo(b.Wall));
-        if (sorted.Length == 0)
+        // The slowest 1% (at least one tick): what their time was made of, on average. Picked by one pass through a
+        // heap of that many ticks, not a sort of them all.
+        var count = Math.Max(1, samples.Length / 100);
+        var heap = new PriorityQueue<TickSample, double>(count + 1);
+        foreach (var sample in samples)
         {
-            return new TickSummary(0, 0, 0, 0, 0, default, IdleCollections);
+            heap.Enqueue(sample, sample.Wall);
+            if (heap.Count > count)
+            {
+                heap.Dequeue();
+            }
         }
 
-        var overBudget = sorted.Count(t => t.Wall > Budget.TotalMilliseconds);
-
-        // The slowest 1% (at least one tick): what their time was made of, on average.
-        var slowest = sorted[^Math.Max(1, sorted.Length / 100)..];
+        var slowest = heap.UnorderedItems.Select(i => i.Element).ToArray();
         var slow = new TickSample(slowest.Average(t => t.Wall), slowest.Average(t => t.OnCpu), slowest.Average(t => t.GcPause));
-        return new TickSummary(sorted.Length, Percentile(sorted, 0.50), Percentile(sorted, 0.99), sorted[^1].Wall, overBudget, slow, IdleCollections);
+        return new TickSummary((int)ticks, p50, p99, max, overBudget, slow, IdleCollections);
     }
-
-    private static double Percentile(TickSample[] sorted, double p) =>
-        sorted[Math.Clamp((int)Math.Ceiling(p * sorted.Length) - 1, 0, sorted.Length - 1)].Wall;
 }
