@@ -1,5 +1,7 @@
+using System.Diagnostics;
 using Stellar.Store.Actors;
 using Stellar.Store.Checkpoints;
+using Stellar.Store.Diagnostics;
 using Stellar.Store.Engine;
 using Stellar.Store.Format;
 using Stellar.Store.Storage;
@@ -82,6 +84,7 @@ public sealed partial class StellarStore
             }
 
             var checkpoint = new CheckpointBuilder(partial);
+            using var activity = StoreDiagnostics.StartCheckpoint(name);
             try
             {
                 // The unit log first: a round it decided wrote its parts before its decision, so every part the cut log
@@ -97,10 +100,12 @@ public sealed partial class StellarStore
                 var createdAt = Options.Clock.GetUtcNow();
                 var info = await Task.Run(() => checkpoint.Finish(name, final, createdAt, _manifest.SerializeCut, cancellationToken), cancellationToken).ConfigureAwait(false);
                 ApplyRetention();
+                StoreDiagnostics.Checkpointed(activity, info);
                 return info;
             }
-            catch
+            catch (Exception e)
             {
+                activity?.SetStatus(ActivityStatusCode.Error, e.Message);
                 TryDeleteDirectory(partial);
                 throw;
             }

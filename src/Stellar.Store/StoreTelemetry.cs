@@ -15,7 +15,7 @@ public static class StoreTelemetry
     /// </summary>
     public const string MeterName = "Stellar.Store";
 
-    /// <summary>The name of the activity source of the store's traces: an open, a compaction.</summary>
+    /// <summary>The name of the activity source of the store's traces: an open, a compaction, a checkpoint.</summary>
     public const string ActivitySourceName = "Stellar.Store";
 
     /// <summary>The logger category of the store's own events (see <see cref="StoreLogEvents"/>).</summary>

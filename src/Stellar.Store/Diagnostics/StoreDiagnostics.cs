@@ -47,6 +47,21 @@ internal sealed class StoreDiagnostics
         return activity;
     }
 
+    /// <summary>Starts the trace of a checkpoint, when a listener samples it.</summary>
+    public static Activity? StartCheckpoint(string name)
+    {
+        var activity = Activities.StartActivity("stellar.store.checkpoint");
+        activity?.SetTag("stellar.store.checkpoint.name", name);
+        return activity;
+    }
+
+    /// <summary>Tags a checkpoint's trace with what it shared and copied.</summary>
+    public static void Checkpointed(Activity? activity, CheckpointInfo info)
+    {
+        activity?.SetTag("stellar.store.checkpoint.shared_bytes", info.SharedBytes);
+        activity?.SetTag("stellar.store.checkpoint.copied_bytes", info.CopiedBytes);
+    }
+
     /// <summary>After recovery: logs what it found and did, counts the recovery, and tags the open's trace.</summary>
     public void Opened(string path, RecoveryReport report, Activity? activity)
     {

@@ -112,6 +112,25 @@ public sealed class StoreTracingTests : IDisposable
     }
 
     [Fact]
+    public async Task CheckpointAsync_UnderATrace_IsTracedWithItsNameAndTheBytesItSharedAndCopied()
+    {
+        using var root = TestSource.StartActivity("test")!;
+        CheckpointInfo checkpoint;
+        await using (var store = await StellarStore.OpenAsync(_dir.Sub("store"), new StoreOptions { MaxShardBytes = 64 * 1024 }))
+        {
+            await RewriteAsync(Players(store), keys: 300, rounds: 3);
+            checkpoint = await store.CheckpointAsync("traced");
+        }
+
+        root.Stop();
+        var traced = Assert.Single(StoreActivities(root, "stellar.store.checkpoint"));
+        Assert.Equal("traced", traced.GetTagItem("stellar.store.checkpoint.name"));
+        Assert.Equal(checkpoint.SharedBytes, traced.GetTagItem("stellar.store.checkpoint.shared_bytes"));
+        Assert.Equal(checkpoint.CopiedBytes, traced.GetTagItem("stellar.store.checkpoint.copied_bytes"));
+        Assert.Equal(ActivityStatusCode.Unset, traced.Status);
+    }
+
+    [Fact]
     public async Task CompactAsync_WhenItRewritesShards_IsTracedCountedAndLoggedWithTheBytesBeforeAndAfter()
     {
         using var root = TestSource.StartActivity("test")!;
