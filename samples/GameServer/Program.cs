@@ -48,6 +48,17 @@ var metrics = new Option<MetricsExport>("--metrics")
     Description = "None | Console: print the store's Stellar.Store instruments (writes, bytes, commit and fsync latency, queues, bytes per collection) every few seconds.",
     DefaultValueFactory = _ => MetricsExport.None,
 };
+var checkpointEvery = new Option<int>("--checkpoint-every")
+{
+    Description = "Take a checkpoint of the store every this many seconds while the bots play (0: never), report what each cost, and verify the newest.",
+    HelpName = "seconds",
+};
+var rollback = new Option<string?>("--rollback")
+{
+    Description = "With --data and --keys: restore the world chunks named by --keys to what they were in this checkpoint, in one batch, and exit.",
+    HelpName = "checkpoint",
+};
+var keys = new Option<string?>("--keys") { Description = "With --rollback: the chunk ids to restore, separated by commas.", HelpName = "ids" };
 var serve = new Option<bool>("--serve") { Description = "Run the server only, for real clients, until Ctrl+C." };
 var verify = new Option<string?>("--verify") { Description = "Open an existing store, check its invariants, and exit (0: OK, 1: failed, 2: no store, or one of an older layout).", HelpName = "dir" };
 
@@ -55,7 +66,7 @@ var root = new RootCommand(
     "Stellar.Store sample game server: a 20 Hz TCP game server that keeps every change in the store, driven by bots. " +
     "By default it runs the server and 200 bots for 30 s, then reopens the store and verifies gold, items and trades.")
 {
-    bots, duration, port, bind, data, durability, noPersistence, compare, pairs, idleGc, sessionLease, metrics, serve, verify,
+    bots, duration, port, bind, data, durability, noPersistence, compare, pairs, idleGc, sessionLease, metrics, checkpointEvery, rollback, keys, serve, verify,
 };
 
 root.SetAction(async (parsed, cancellationToken) =>
@@ -63,6 +74,30 @@ root.SetAction(async (parsed, cancellationToken) =>
     if (parsed.GetValue(verify) is { } directory)
     {
         return await VerifyMode.RunAsync(directory, Console.Out);
+    }
+
+    if (parsed.GetValue(rollback) is { } checkpoint)
+    {
+        var ids = (parsed.GetValue(keys) ?? "").Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+        var chunkIds = new List<long>();
+        foreach (var id in ids)
+        {
+            if (!long.TryParse(id, System.Globalization.CultureInfo.InvariantCulture, out var chunkId))
+            {
+                Console.Error.WriteLine($"--keys: '{id}' is not a chunk id.");
+                return 2;
+            }
+
+            chunkIds.Add(chunkId);
+        }
+
+        if (parsed.GetValue(data) is not { } rollbackData || chunkIds.Count == 0)
+        {
+            Console.Error.WriteLine("--rollback needs --data (the store) and --keys (the chunk ids to restore).");
+            return 2;
+        }
+
+        return await RollbackMode.RunAsync(rollbackData, checkpoint, chunkIds, Console.Out);
     }
 
     if (!IPAddress.TryParse(parsed.GetValue(bind), out var address))
@@ -85,6 +120,7 @@ root.SetAction(async (parsed, cancellationToken) =>
         IdleCollectBytes = Math.Max(0, parsed.GetValue(idleGc)),
         SessionLease = TimeSpan.FromSeconds(Math.Max(1, parsed.GetValue(sessionLease))),
         Metrics = parsed.GetValue(metrics),
+        CheckpointEvery = parsed.GetValue(checkpointEvery) is > 0 and var seconds ? TimeSpan.FromSeconds(seconds) : null,
     };
 
     try

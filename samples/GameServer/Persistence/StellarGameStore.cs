@@ -51,8 +51,21 @@ internal sealed class StellarGameStore : IGameStore
     }
 
     /// <summary>The options the game opens its store with; <paramref name="clock"/> (the system's by default) decides when sessions expire.</summary>
-    public static StoreOptions Options(Durability durability, TimeProvider? clock = null, IMeterFactory? meters = null) =>
-        new() { Durability = durability, Compression = Compression.Lz4, Clock = clock ?? TimeProvider.System, MeterFactory = meters };
+    /// <remarks>The store keeps its last <see cref="KeptCheckpoints"/> checkpoints.</remarks>
+    public static StoreOptions Options(Durability durability, TimeProvider? clock = null, IMeterFactory? meters = null) => new()
+    {
+        Durability = durability,
+        Compression = Compression.Lz4,
+        Clock = clock ?? TimeProvider.System,
+        MeterFactory = meters,
+        CheckpointRetention = new CheckpointRetention { KeepLast = KeptCheckpoints },
+    };
+
+    /// <summary>How many of its newest checkpoints the game keeps: the older ones are deleted as new ones are taken.</summary>
+    public const int KeptCheckpoints = 3;
+
+    /// <summary>Takes a checkpoint of the whole store (see <see cref="StellarStore.CheckpointAsync"/>); the tick goes on meanwhile.</summary>
+    public Task<CheckpointInfo> CheckpointAsync(string name) => _store.CheckpointAsync(name);
 
     /// <summary>
     /// The game's state in <paramref name="store"/>, already open (on any storage), once its indexes are built;

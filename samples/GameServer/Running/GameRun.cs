@@ -29,6 +29,7 @@ internal static class GameRun
         TimeSpan played;
         MemoryReport memoryReport;
         VerificationResult live;
+        IReadOnlyList<(CheckpointInfo Info, TimeSpan Took)> checkpoints;
         var gc = MemoryReport.Start();
         try
         {
@@ -36,12 +37,16 @@ internal static class GameRun
             output.WriteLine($"listening on {server.EndPoint}; {options.Bots} bots play for {options.Duration.TotalSeconds:N0} s");
             using var stopStatus = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
             var status = StatusLine.RunAsync(server, storeDirectory, instruments, options.Metrics, output, stopStatus.Token);
+            var checkpointing = options.CheckpointEvery is { } every && store is StellarGameStore stellar
+                ? CheckpointLoop.RunAsync(stellar, every, server.RunId, stopStatus.Token)
+                : null;
             bots = new BotReport();
             var clock = Stopwatch.StartNew();
             await BotDriver.RunAsync(server.EndPoint, options.Bots, options.Duration, bots, cancellationToken).ConfigureAwait(false);
             played = clock.Elapsed;
             await stopStatus.CancelAsync().ConfigureAwait(false);
             await status.ConfigureAwait(false);
+            checkpoints = checkpointing is null ? [] : await checkpointing.ConfigureAwait(false);
         }
         catch
         {
@@ -76,8 +81,19 @@ internal static class GameRun
             verification = reopened.Economy;
         }
 
-        var result = new RunResult(bots, played, server.Ticks.Summarize(), server.Tracker.Fault, live, verification, reopened, memoryReport);
+        // The newest checkpoint holds one consistent cut of the game taken while it ran: the same invariants hold in it.
+        var checkpoint = checkpoints.Count == 0 ? null : await StoreVerifier.VerifyCheckpointAsync(checkpoints[^1].Info.Path).ConfigureAwait(false);
+        var result = new RunResult(bots, played, server.Ticks.Summarize(), server.Tracker.Fault, live, verification, reopened, memoryReport) { Checkpoint = checkpoint?.Economy };
         Summary.Print(output, options, store.Description, result, server.Writes, sizeOnDisk, files);
+        if (options.CheckpointEvery is { } interval)
+        {
+            CheckpointLoop.Print(output, interval, checkpoints);
+            if (checkpoint is not null)
+            {
+                output.WriteLine($"  checkpoint {checkpoints[^1].Info.Name}: {(checkpoint.Economy.Ok ? "verification OK" : $"verification FAILED ({checkpoint.Economy.FailureCount} problems)")}");
+            }
+        }
+
         return result;
     }
 }

@@ -38,6 +38,9 @@ internal sealed record RunOptions
     /// <summary>Where <c>--metrics</c> sends the store's instruments.</summary>
     public MetricsExport Metrics { get; init; }
 
+    /// <summary>How often the run takes a checkpoint of the store while the bots play; null: never.</summary>
+    public TimeSpan? CheckpointEvery { get; init; }
+
     /// <summary>How many pairs of runs <c>--compare</c> plays (without, then with the store).</summary>
     public int Pairs { get; init; } = 1;
 }

@@ -19,5 +19,8 @@ internal sealed record RunResult(
     StoreVerification? Reopened,
     MemoryReport Memory)
 {
-    public bool Succeeded => StoreFault is null && Live.Ok && Verification.Ok;
+    /// <summary>The newest checkpoint of the run (<c>--checkpoint-every</c>), verified like the store; null when none was taken.</summary>
+    public VerificationResult? Checkpoint { get; init; }
+
+    public bool Succeeded => StoreFault is null && Live.Ok && Verification.Ok && Checkpoint?.Ok != false;
 }

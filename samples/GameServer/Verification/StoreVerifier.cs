@@ -21,6 +21,22 @@ internal static class StoreVerifier
 
         var stopwatch = Stopwatch.StartNew();
         await using var store = await StellarStore.OpenAsync(directory).ConfigureAwait(false);
+        return Verify(store, stopwatch, acknowledgedTrades, stoppedRun);
+    }
+
+    /// <summary>
+    /// Opens the checkpoint at <paramref name="checkpoint"/> read-only (it is never changed) and verifies the economy
+    /// and the sessions in it: a checkpoint is one consistent cut, so every invariant holds in it as in the store.
+    /// </summary>
+    public static async Task<StoreVerification> VerifyCheckpointAsync(string checkpoint)
+    {
+        var stopwatch = Stopwatch.StartNew();
+        await using var store = await StellarStore.OpenReadOnlyAsync(checkpoint).ConfigureAwait(false);
+        return Verify(store, stopwatch, acknowledgedTrades: null, stoppedRun: null);
+    }
+
+    private static StoreVerification Verify(StellarStore store, Stopwatch stopwatch, IReadOnlyCollection<long>? acknowledgedTrades, Guid? stoppedRun)
+    {
         var collections = GameCollections.Open(store);
         var opened = stopwatch.Elapsed;
         var result = StellarGameStore.Verify(store, collections, acknowledgedTrades, stoppedRun);
