@@ -1,4 +1,5 @@
 using System.Security;
+using System.Xml.Linq;
 
 namespace Stellar.Store.Packages.Tests;
 
@@ -14,12 +15,12 @@ internal static class ConsumerProject
     private const string ProjectName = "Consumer";
 
     /// <summary>
-    /// Writes the project into <paramref name="directory"/>: a reference to <paramref name="packageId"/> at
-    /// <paramref name="version"/>, <paramref name="program"/> as its <c>Program.cs</c>, and a <c>nuget.config</c>
+    /// Writes the project into <paramref name="directory"/>: the <c>PackageReference</c> items
+    /// <paramref name="references"/>, <paramref name="program"/> as its <c>Program.cs</c>, and a <c>nuget.config</c>
     /// whose sources are <paramref name="feed"/> for every <c>Stellar.Store</c> package and
     /// <paramref name="registries"/> for everything else.
     /// </summary>
-    public static void Write(string directory, string packageId, string version, string program, string feed, IReadOnlyList<string> registries)
+    public static void Write(string directory, IEnumerable<XElement> references, string program, string feed, IReadOnlyList<string> registries)
     {
         Directory.CreateDirectory(directory);
         File.WriteAllText(Path.Combine(directory, "Program.cs"), program);
@@ -32,7 +33,7 @@ internal static class ConsumerProject
                 <Nullable>enable</Nullable>
               </PropertyGroup>
               <ItemGroup>
-                <PackageReference Include="{Escape(packageId)}" Version="{Escape(version)}" />
+            {string.Join('\n', references.Select(r => "    " + r))}
               </ItemGroup>
             </Project>
             """);

@@ -1,3 +1,5 @@
+using System.Xml.Linq;
+
 namespace Stellar.Store.Packages.Tests;
 
 /// <summary>
@@ -8,6 +10,9 @@ public sealed class PackageTests(PackedPackages packed) : IClassFixture<PackedPa
 {
     // The last line the README's program prints: the record, read back after the store was closed and opened again.
     private const string ReadmeProgramLastLine = "Ada is back at level 12";
+
+    // What the Stellar.Store.Testing readme's program reads from its in-memory store after the simulated crash.
+    private const string TestingReadmeRecord = "Score { Id = 1, Points = 100 }";
 
     [Fact]
     public void Pack_EveryProjectUnderSrc_GivesOnePackageWithSymbolsAtOneVersion()
@@ -67,12 +72,11 @@ public sealed class PackageTests(PackedPackages packed) : IClassFixture<PackedPa
     }
 
     [Fact]
-    public async Task ReadmeProgram_ReferencingStellarStoreAlone_RestoresFromThePackagesAndReadsItsRecordAfterAReopen()
+    public async Task ReadmeProgram_WithTheReadmesPackageReferences_RestoresFromThePackagesAndReadsItsRecordAfterAReopen()
     {
         var store = Assert.Single(packed.Packages, p => p.Id == "Stellar.Store");
-        var registries = await RegistriesAsync();
         var consumer = packed.Scratch("consumer");
-        ConsumerProject.Write(consumer, store.Id, store.Version, ReadmeProgram(), packed.Feed, registries);
+        ConsumerProject.Write(consumer, ReadmeReferences(store.Version), ReadmeBlock(Readme(), "## Use it in your project", "csharp"), packed.Feed, await RegistriesAsync());
 
         await Dotnet.RunAsync(consumer, "build", "-c", "Release", "-m:1", "--disable-build-servers");
         var output = await Dotnet.RunAsync(consumer, ConsumerProject.Assembly(consumer));
@@ -80,17 +84,62 @@ public sealed class PackageTests(PackedPackages packed) : IClassFixture<PackedPa
         Assert.Equal(ReadmeProgramLastLine, output.TrimEnd().Split('\n')[^1].TrimEnd('\r'));
     }
 
-    /// <summary>The C# program of the README's "Use it in your project" section.</summary>
-    private string ReadmeProgram()
+    [Fact]
+    public void Pack_StellarStore_DependsOnMessagePack3WithoutTheHeldBackAnalyzer()
     {
-        const string Section = "## Use it in your project";
-        const string Open = "```csharp\n";
-        var readme = Readme();
-        var section = readme.IndexOf(Section, StringComparison.Ordinal);
-        Assert.True(section >= 0, $"README.md has no '{Section}' section.");
-        var start = readme.IndexOf(Open, section, StringComparison.Ordinal);
-        Assert.True(start >= 0, $"README.md's '{Section}' section has no C# block.");
-        start += Open.Length;
+        // A package dependency on MessagePackAnalyzer 2.5.307 would downgrade the analyzer MessagePack 3 asks for in
+        // every consumer, which NuGet fails as NU1605: the pin stays in the repository's projects and in the README.
+        var store = Assert.Single(packed.Packages, p => p.Id == "Stellar.Store");
+        var dependencies = PackedPackages.Metadata(PackedPackages.Nuspec(store.PackagePath), "dependencies")!
+            .Descendants().Where(e => e.Name.LocalName == "dependency").ToList();
+        Assert.All(dependencies.Where(d => d.Attribute("id")?.Value == "MessagePack"), d => Assert.StartsWith("3.", d.Attribute("version")?.Value, StringComparison.Ordinal));
+        Assert.Contains(dependencies, d => d.Attribute("id")?.Value == "MessagePack");
+        Assert.DoesNotContain(dependencies, d => d.Attribute("id")?.Value == "MessagePackAnalyzer");
+    }
+
+    [Fact]
+    public async Task TestingReadmeProgram_WithTheReadmesPackageReferences_RunsAStoreInMemoryThroughACrash()
+    {
+        var testing = Assert.Single(packed.Packages, p => p.Id == "Stellar.Store.Testing");
+        var consumer = packed.Scratch("testing-consumer");
+        var references = ReadmeReferences(testing.Version).Append(new XElement("PackageReference", new XAttribute("Include", testing.Id), new XAttribute("Version", testing.Version)));
+        var program = ReadmeBlock(File.ReadAllText(Path.Combine(packed.RepositoryRoot, "src", "Stellar.Store.Testing", "README.md")).ReplaceLineEndings("\n"), "# Stellar.Store.Testing", "csharp");
+
+        // The readme says in a comment what the record read after the crash is: the program prints it instead.
+        const string Shown = "// " + TestingReadmeRecord;
+        Assert.Contains(Shown, program, StringComparison.Ordinal);
+        ConsumerProject.Write(consumer, references, program.Replace(Shown, "Console.WriteLine(score);", StringComparison.Ordinal), packed.Feed, await RegistriesAsync());
+        await Dotnet.RunAsync(consumer, "build", "-c", "Release", "-m:1", "--disable-build-servers");
+        var output = await Dotnet.RunAsync(consumer, ConsumerProject.Assembly(consumer));
+
+        Assert.Equal(TestingReadmeRecord, output.TrimEnd().Split('\n')[^1].TrimEnd('\r'));
+    }
+
+    /// <summary>
+    /// The <c>PackageReference</c> items of the README's "Use it in your project" section, with every package of this
+    /// project at <paramref name="version"/>, the version this run packed.
+    /// </summary>
+    private List<XElement> ReadmeReferences(string version)
+    {
+        var references = XElement.Parse($"<ItemGroup>{ReadmeBlock(Readme(), "## Use it in your project", "xml")}</ItemGroup>").Elements("PackageReference").ToList();
+        Assert.Contains(references, r => r.Attribute("Include")?.Value == "Stellar.Store");
+        foreach (var reference in references.Where(r => r.Attribute("Include")!.Value.StartsWith("Stellar.Store", StringComparison.Ordinal)))
+        {
+            reference.SetAttributeValue("Version", version);
+        }
+
+        return references;
+    }
+
+    /// <summary>The first code block in <paramref name="language"/> after the heading <paramref name="section"/>.</summary>
+    private static string ReadmeBlock(string readme, string section, string language)
+    {
+        var open = $"```{language}\n";
+        var start = readme.IndexOf(section, StringComparison.Ordinal);
+        Assert.True(start >= 0, $"The readme has no '{section}' section.");
+        start = readme.IndexOf(open, start, StringComparison.Ordinal);
+        Assert.True(start >= 0, $"The readme's '{section}' section has no {language} block.");
+        start += open.Length;
         var end = readme.IndexOf("```", start, StringComparison.Ordinal);
         return readme[start..end];
     }
