@@ -55,7 +55,7 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
         _map = engine.Map;
         // A large value is read from disk on every read, so it is a private copy already.
         _read = copyOnRead
-            ? node => node.Location is null ? RecordSerializer<TValue>.Copy(node.Value!) : engine.ReadValue(node)
+            ? node => node.Location is null ? engine.Serializer.Copy(node.Value!) : engine.ReadValue(node)
             : engine.ReadValue;
         _copyOnRead = copyOnRead;
         _compactor = compactor;
@@ -393,7 +393,7 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
             expiresAt = policy(value!);
         }
 
-        return SingleWrite<TKey, TValue>.Create(kind, key, value, MaxKeyBytes, MaxValueBytes, expiresAt);
+        return SingleWrite<TKey, TValue>.Create(_engine.Serializer, kind, key, value, MaxKeyBytes, MaxValueBytes, expiresAt);
     }
 
     /// <summary>
@@ -462,7 +462,7 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     /// a close waits for. The writer refuses it only once it was closed.
     /// </summary>
     internal Task StoreUpsertAsync(TValue value) =>
-        SubmitAsync(SingleWrite<TKey, TValue>.Create(WriteKind.Upsert, KeyOf(value), value, MaxKeyBytes, MaxValueBytes), CancellationToken.None);
+        SubmitAsync(SingleWrite<TKey, TValue>.Create(_engine.Serializer, WriteKind.Upsert, KeyOf(value), value, MaxKeyBytes, MaxValueBytes), CancellationToken.None);
 
     TKey IBatchEncoder<TKey, TValue>.KeyOf(TValue value) => KeyOf(value);
 

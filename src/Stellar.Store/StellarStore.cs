@@ -66,6 +66,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
 
     /// <summary>Each loaded collection's registration with the store's gauges, ended at close.</summary>
     private readonly List<IDisposable> _observations = new();
+
+    /// <summary>How the user's collections serialize: <see cref="StoreOptions.Serializer"/> in front of the store's own resolvers.</summary>
+    private readonly RecordSerializer _serializer;
     private Task? _disposeTask;
     private int _disposed;
 
@@ -81,6 +84,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         _cipher = opened.Cipher;
         _chains = opened.Chains;
         Recovery = opened.Report;
+        _serializer = RecordSerializer.For(options.Serializer);
         _ownsSystem = options.ActorSystem is null;
         _system = options.ActorSystem ?? CreateActorSystem(diagnostics.LoggerFactory);
         _guardian = _system.ActorOf(StoreGuardian.Props(), $"stellar-store-{Interlocked.Increment(ref s_storeCounter)}");
@@ -343,8 +347,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         where TKey : notnull
     {
         Debug.Assert(Monitor.IsEntered(_gate), "the manifest entry and the chain are made under the store's lock");
-        RecordSerializer<TKey>.EnsureSerializable("key");
-        RecordSerializer<TValue>.EnsureSerializable("value");
+        var serializer = SerializerOf(name);
+        serializer.EnsureSerializable<TKey>("key");
+        serializer.EnsureSerializable<TValue>("value");
         var entry = _manifest.GetOrAddCollection(name, recordedTypes?.Key ?? TypeName<TKey>(), recordedTypes?.Value ?? TypeName<TValue>());
         if (!_chains.TryGetValue(name, out var chain))
         {
@@ -503,6 +508,12 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// </summary>
     private static string TypeName<T>() => typeof(T).ToString();
 
+    /// <summary>
+    /// The user's serializer for a user collection; the store's own for its own collections (the unit log), whose records
+    /// no user formatter may change.
+    /// </summary>
+    private RecordSerializer SerializerOf(string name) => CollectionName.IsValid(name) ? _serializer : RecordSerializer.Default;
+
     private static InvalidOperationException TypeMismatch(string name, Type[] types) =>
         new($"Collection '{name}' is open as {types[0]} -> {types[1]}; it cannot be opened with other types.");
 
@@ -515,10 +526,11 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         where TKey : notnull
     {
         Debug.Assert(!Monitor.IsEntered(_gate), "a load holds no store-wide lock, so that flushes, other collections and close go on");
-        var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold, _units.IsDecided, Options.Clock)
+        var serializer = SerializerOf(name);
+        var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, serializer, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold, _units.IsDecided, Options.Clock)
         {
             // An encrypted store keeps no index orders: they would hold the primary keys in the clear.
-            IndexOrders = _cipher is null ? new IndexOrderFiles(_storage, entry.Id) : null,
+            IndexOrders = _cipher is null ? new IndexOrderFiles(_storage, entry.Id, serializer) : null,
         };
         engine.Load();
         chain.Diagnostics.Loaded(engine.UndecidedBlocks);

@@ -1,6 +1,8 @@
 using System.Diagnostics.Metrics;
 using Akka.Actor;
+using MessagePack;
 using Microsoft.Extensions.Logging;
+using Stellar.Store.Codecs;
 
 namespace Stellar.Store;
 
@@ -118,6 +120,30 @@ public sealed class StoreOptions
     /// background removal off (<see cref="Collection{TKey,TValue}.RemoveExpiredAsync"/> still removes them).
     /// </summary>
     public TimeSpan ExpirySweepInterval { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// MessagePack options whose formatters and resolvers go in front of the store's own, for types MessagePack cannot
+    /// serialize by default (a struct without a constructor that matches its members, a type from another library) or
+    /// that a game wants in its own shape; null (the default): the store's own alone. For example:
+    /// <c>MessagePackSerializerOptions.Standard.WithResolver(CompositeResolver.Create([new Vector3Formatter()], [StandardResolver.Instance]))</c>.
+    /// </summary>
+    /// <remarks>
+    /// <para>What it affects: how the keys and values of every collection of this store are written and read (records,
+    /// large values, compaction's copies, copy-on-read, the kept index orders, the change feed); not the store's own
+    /// records, nor the <c>stellar</c> tool, which reads MessagePack as it is. The same options must be given at every
+    /// open: a formatter that writes a type differently, or is missing, makes the records written before fail to decode,
+    /// and the open reports them as corrupt blocks.</para>
+    /// <para>What the store keeps whatever is given: records are decoded as untrusted data. Options that leave
+    /// <see cref="MessagePackSerializerOptions.Security"/> at its default (<see cref="MessagePackSecurity.TrustedData"/>)
+    /// get <see cref="MessagePackSecurity.UntrustedData"/>; options with a security of their own must keep its
+    /// hash-collision-resistant maps (derive it from <see cref="MessagePackSecurity.UntrustedData"/>, for a different
+    /// depth limit), and <see cref="MessagePackSerializerOptions.Compression"/> must be
+    /// <see cref="MessagePackCompression.None"/>, or the open fails with an <see cref="ArgumentException"/> naming this
+    /// option. Every other setting of the options is kept.</para>
+    /// <para>Thread safety: the store calls the formatters and resolvers from many threads at once (writers on the
+    /// callers' threads, decoding on every core at open), so they must be thread-safe; MessagePack's own are.</para>
+    /// </remarks>
+    public MessagePackSerializerOptions? Serializer { get; init; }
 
     /// <summary>An actor system to run the writers in (for Akka.Hosting users); null: the store creates and owns one.</summary>
     public ActorSystem? ActorSystem { get => _actorSystem; init => _actorSystem = value; }
@@ -265,6 +291,23 @@ public sealed class StoreOptions
         if (SlowFsyncThreshold < TimeSpan.Zero && SlowFsyncThreshold != Timeout.InfiniteTimeSpan)
         {
             throw new ArgumentOutOfRangeException(nameof(SlowFsyncThreshold), SlowFsyncThreshold, "SlowFsyncThreshold must be zero or positive, or Timeout.InfiniteTimeSpan to log no fsync.");
+        }
+
+        if (Serializer is { } serializer)
+        {
+            if (serializer.Compression != MessagePackCompression.None)
+            {
+                throw new ArgumentException(
+                    $"Serializer.Compression must be None (it is {serializer.Compression}): MessagePack's own compression would change the bytes on disk. Use StoreOptions.Compression, which compresses whole blocks.",
+                    nameof(Serializer));
+            }
+
+            if (!RecordSerializer.SecurityFor(serializer).HashCollisionResistant)
+            {
+                throw new ArgumentException(
+                    "Serializer.Security turns the untrusted-data protections off; the store decodes every record as untrusted data. Leave Security as it is, or derive it from MessagePackSecurity.UntrustedData.",
+                    nameof(Serializer));
+            }
         }
 
         if (ExpirySweepInterval <= TimeSpan.Zero && ExpirySweepInterval != Timeout.InfiniteTimeSpan)

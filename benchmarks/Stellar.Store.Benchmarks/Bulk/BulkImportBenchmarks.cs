@@ -3,6 +3,7 @@ using LiteDB;
 using Stellar.Store.Benchmarks.Infrastructure;
 using Stellar.Store.Benchmarks.Model;
 using Stellar.Store.Benchmarks.Peers;
+using Stellar.Store.Codecs;
 using Stellar.Store.Engine;
 using ZoneTree;
 
@@ -43,7 +44,7 @@ public class BulkImportBenchmarks : StoreBenchmark
         using var bytes = new MemoryStream();
         foreach (var record in _records)
         {
-            var write = SingleWrite<int, SmallRecord>.Create(WriteKind.Upsert, record.Id, record, Collection<int, SmallRecord>.MaxKeyBytes, int.MaxValue);
+            var write = SingleWrite<int, SmallRecord>.Create(RecordSerializer.Default, WriteKind.Upsert, record.Id, record, Collection<int, SmallRecord>.MaxKeyBytes, int.MaxValue);
             bytes.Write(write.Record, 0, write.Length);
             write.Release();
         }

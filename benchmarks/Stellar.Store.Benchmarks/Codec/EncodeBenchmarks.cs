@@ -51,7 +51,7 @@ public class EncodeBenchmarks : IDisposable
         _records = Enumerable.Range(1, Scale.Ops(Records)).Select(i => Data.Large(i, Math.Max(8, RecordBytes - FieldBytes))).ToArray();
         var lengths = _records.Select(r =>
         {
-            var write = SingleWrite<int, LargeRecord>.Create(WriteKind.Upsert, r.Id, r, Collection<int, LargeRecord>.MaxKeyBytes, int.MaxValue);
+            var write = SingleWrite<int, LargeRecord>.Create(RecordSerializer.Default, WriteKind.Upsert, r.Id, r, Collection<int, LargeRecord>.MaxKeyBytes, int.MaxValue);
             write.Release();
             return write.Length;
         }).ToArray();
@@ -113,7 +113,7 @@ public class EncodeBenchmarks : IDisposable
             for (var i = 0; i < count; i++)
             {
                 var record = _records[start + i];
-                writes[i] = SingleWrite<int, LargeRecord>.Create(WriteKind.Upsert, record.Id, record, Collection<int, LargeRecord>.MaxKeyBytes, int.MaxValue);
+                writes[i] = SingleWrite<int, LargeRecord>.Create(RecordSerializer.Default, WriteKind.Upsert, record.Id, record, Collection<int, LargeRecord>.MaxKeyBytes, int.MaxValue);
                 rawLength += writes[i].Length;
             }
 

@@ -90,5 +90,5 @@ public class SmallRecordEncodeBenchmarks
     }
 
     private static SingleWrite<int, SmallRecord> Create(SmallRecord record) =>
-        SingleWrite<int, SmallRecord>.Create(WriteKind.Upsert, record.Id, record, Collection<int, SmallRecord>.MaxKeyBytes, int.MaxValue);
+        SingleWrite<int, SmallRecord>.Create(RecordSerializer.Default, WriteKind.Upsert, record.Id, record, Collection<int, SmallRecord>.MaxKeyBytes, int.MaxValue);
 }

@@ -1,6 +1,7 @@
 using BenchmarkDotNet.Attributes;
 using Stellar.Store.Benchmarks.Infrastructure;
 using Stellar.Store.Benchmarks.Model;
+using Stellar.Store.Codecs;
 using Stellar.Store.Engine;
 using Stellar.Store.Format;
 using Stellar.Store.Shards;
@@ -37,7 +38,7 @@ public class BlockAppendBenchmarks : StoreBenchmark
         uint count = 0;
         foreach (var record in Data.SmallRange(int.MaxValue))
         {
-            var write = SingleWrite<int, SmallRecord>.Create(WriteKind.Upsert, record.Id, record, Collection<int, SmallRecord>.MaxKeyBytes, int.MaxValue);
+            var write = SingleWrite<int, SmallRecord>.Create(RecordSerializer.Default, WriteKind.Upsert, record.Id, record, Collection<int, SmallRecord>.MaxKeyBytes, int.MaxValue);
             var full = raw.Length + write.Length > BlockBytes;
             if (!full)
             {

@@ -3,6 +3,7 @@ using LiteDB;
 using Stellar.Store.Benchmarks.Infrastructure;
 using Stellar.Store.Benchmarks.Model;
 using Stellar.Store.Benchmarks.Peers;
+using Stellar.Store.Codecs;
 using Stellar.Store.Engine;
 
 namespace Stellar.Store.Benchmarks.LargeRecords;
@@ -29,7 +30,7 @@ public class LargeRecordBenchmarks : StoreBenchmark
     public void GlobalSetup()
     {
         _records = Enumerable.Range(1, Scale.Ops(Writes)).Select(i => Data.Large(i)).ToArray();
-        var write = SingleWrite<int, LargeRecord>.Create(WriteKind.Insert, 1, _records[0], Collection<int, LargeRecord>.MaxKeyBytes, int.MaxValue);
+        var write = SingleWrite<int, LargeRecord>.Create(RecordSerializer.Default, WriteKind.Insert, 1, _records[0], Collection<int, LargeRecord>.MaxKeyBytes, int.MaxValue);
         SideMetrics.Record(this, SideMetrics.AnyMethod, SideMetrics.BytesPerOp, write.Length);
         write.Release();
     }

@@ -91,7 +91,7 @@ public class OpenBenchmarks : StoreBenchmark
         using var bytes = new MemoryStream();
         foreach (var record in Data.SmallRange(StoreRecords))
         {
-            MessagePackSerializer.Serialize(bytes, record, RecordSerializer<SmallRecord>.Options);
+            MessagePackSerializer.Serialize(bytes, record, RecordSerializer.Default.Options);
         }
 
         _serialized = bytes.ToArray();
@@ -217,7 +217,7 @@ public class OpenBenchmarks : StoreBenchmark
         var rest = new ReadOnlyMemory<byte>(_serialized);
         while (!rest.IsEmpty)
         {
-            var record = MessagePackSerializer.Deserialize<SmallRecord>(rest, RecordSerializer<SmallRecord>.Options, out var read);
+            var record = MessagePackSerializer.Deserialize<SmallRecord>(rest, RecordSerializer.Default.Options, out var read);
             records[record.Id] = record;
             rest = rest[read..];
         }

@@ -1,23 +1,58 @@
 using System.Buffers;
+using System.Diagnostics;
 using MessagePack;
 using MessagePack.Resolvers;
 
 namespace Stellar.Store.Codecs;
 
 /// <summary>
-/// MessagePack serialization of keys and values: <c>[MessagePackObject]</c> types by their attributes, plain
-/// classes and records by the contractless resolver. Bytes read from disk are decoded under
-/// <see cref="MessagePackSecurity.UntrustedData"/> limits.
+/// MessagePack serialization of one store's keys and values: first the formatters and resolvers of
+/// <see cref="StoreOptions.Serializer"/>, when it is set, then ours (<c>[MessagePackObject]</c> types by their
+/// attributes, plain classes and records by the contractless resolver). Bytes read from disk are always decoded under
+/// <see cref="MessagePackSecurity.UntrustedData"/> limits, or the stricter ones a caller's options give.
 /// </summary>
 /// <remarks>Thread safety: every member may be called from any thread.</remarks>
-internal static class RecordSerializer<T>
+internal sealed class RecordSerializer
 {
-    /// <summary>The options every key and value is written and read with (internal: the benchmarks' floor reads with them too).</summary>
-    internal static readonly MessagePackSerializerOptions Options =
-        ContractlessStandardResolver.Options.WithSecurity(MessagePackSecurity.UntrustedData);
+    /// <summary>
+    /// Ours alone: the store's own collections (the unit log) always use it, so that no user formatter can change how
+    /// the store reads its own records; so do user collections when <see cref="StoreOptions.Serializer"/> is null.
+    /// </summary>
+    public static RecordSerializer Default { get; } = new(ContractlessStandardResolver.Options.WithSecurity(MessagePackSecurity.UntrustedData));
+
+    private RecordSerializer(MessagePackSerializerOptions options) => Options = options;
+
+    /// <summary>The options every key and value is written and read with (internal: tests and the benchmarks' floor use them).</summary>
+    public MessagePackSerializerOptions Options { get; }
+
+    /// <summary>
+    /// The serializer for <paramref name="user"/> options (<see cref="StoreOptions.Serializer"/>, validated by
+    /// <see cref="StoreOptions"/>), or <see cref="Default"/> when they are null: the user's resolver in front of ours, and
+    /// <see cref="SecurityFor"/> their security.
+    /// </summary>
+    public static RecordSerializer For(MessagePackSerializerOptions? user)
+    {
+        if (user is null)
+        {
+            return Default;
+        }
+
+        Debug.Assert(user.Compression == MessagePackCompression.None && SecurityFor(user).HashCollisionResistant, "StoreOptions.Validate refused these options");
+        var resolver = CompositeResolver.Create(user.Resolver, ContractlessStandardResolver.Instance);
+        return new RecordSerializer(user.WithResolver(resolver).WithSecurity(SecurityFor(user)));
+    }
+
+    /// <summary>
+    /// The security records are decoded with under <paramref name="user"/> options: <see cref="MessagePackSecurity.UntrustedData"/>
+    /// when they left the default <see cref="MessagePackSecurity.TrustedData"/> (every options object starts with it, so it
+    /// means "not chosen"), else their own, which the store accepts only when it keeps the hash-collision-resistant maps
+    /// that <see cref="MessagePackSecurity.UntrustedData"/> has.
+    /// </summary>
+    public static MessagePackSecurity SecurityFor(MessagePackSerializerOptions user) =>
+        ReferenceEquals(user.Security, MessagePackSecurity.TrustedData) ? MessagePackSecurity.UntrustedData : user.Security;
 
     /// <summary>Fails with an <see cref="ArgumentException"/> naming <typeparamref name="T"/> when MessagePack cannot handle it.</summary>
-    public static void EnsureSerializable(string role)
+    public void EnsureSerializable<T>(string role)
     {
         try
         {
@@ -25,12 +60,15 @@ internal static class RecordSerializer<T>
         }
         catch (Exception e) when (e is not OutOfMemoryException)
         {
-            throw new ArgumentException($"The {role} type '{typeof(T)}' cannot be serialized by MessagePack: {e.GetBaseException().Message}", typeof(T).Name, e);
+            throw new ArgumentException(
+                $"The {role} type '{typeof(T)}' cannot be serialized by MessagePack ({e.GetBaseException().Message}); a formatter for it can be given through StoreOptions.Serializer.",
+                typeof(T).Name,
+                e);
         }
     }
 
     /// <summary>Serializes <paramref name="value"/> into <paramref name="writer"/>; wraps failures with the type's name.</summary>
-    public static void Serialize(IBufferWriter<byte> writer, T value)
+    public void Serialize<T>(IBufferWriter<byte> writer, T value)
     {
         try
         {
@@ -38,7 +76,10 @@ internal static class RecordSerializer<T>
         }
         catch (MessagePackSerializationException e)
         {
-            throw new ArgumentException($"A value of type '{typeof(T)}' could not be serialized: {e.GetBaseException().Message}", nameof(value), e);
+            throw new ArgumentException(
+                $"A value of type '{typeof(T)}' could not be serialized ({e.GetBaseException().Message}); nothing was stored. A formatter for a type MessagePack cannot handle can be given through StoreOptions.Serializer.",
+                nameof(value),
+                e);
         }
     }
 
@@ -47,7 +88,7 @@ internal static class RecordSerializer<T>
     /// decode to null: no write stores a null key or value, so a nil in a record is damage (or a crafted block), never
     /// a record to hand to a reader.
     /// </summary>
-    public static T Deserialize(ReadOnlyMemory<byte> bytes)
+    public T Deserialize<T>(ReadOnlyMemory<byte> bytes)
     {
         var value = MessagePackSerializer.Deserialize<T>(bytes, Options);
         if (value is null)
@@ -59,5 +100,5 @@ internal static class RecordSerializer<T>
     }
 
     /// <summary>A private copy of <paramref name="value"/> (for copy-on-read).</summary>
-    public static T Copy(T value) => MessagePackSerializer.Deserialize<T>(MessagePackSerializer.Serialize(value, Options), Options);
+    public T Copy<T>(T value) => MessagePackSerializer.Deserialize<T>(MessagePackSerializer.Serialize(value, Options), Options);
 }

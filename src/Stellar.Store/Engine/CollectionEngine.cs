@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Stellar.Store.Actors;
 using Stellar.Store.Diagnostics;
+using Stellar.Store.Codecs;
 using Stellar.Store.Feed;
 using Stellar.Store.Format;
 using Stellar.Store.Indexes;
@@ -49,9 +50,10 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     /// The engine of collection <paramref name="name"/> over <paramref name="chain"/>; <paramref name="decided"/> says
     /// whether a cross-collection round's part found at open was committed (its decision is in the unit log).
     /// </summary>
-    public CollectionEngine(string name, ShardChain chain, BlockCodec codec, int parallelism, long maxShardBytes, double compactionThreshold, int largeValueBytes, Func<UnitTag, bool> decided, TimeProvider? clock = null)
+    public CollectionEngine(string name, ShardChain chain, BlockCodec codec, RecordSerializer serializer, int parallelism, long maxShardBytes, double compactionThreshold, int largeValueBytes, Func<UnitTag, bool> decided, TimeProvider? clock = null)
     {
         _name = name;
+        Serializer = serializer;
         _chain = chain;
         _parallelism = parallelism;
         MaxBlockBytes = codec.MaxRawLength;
@@ -61,19 +63,22 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         Map = new VersionedMap<TKey, TValue>(capacity: CollectionLoader<TKey, TValue>.CapacityFor(chain), clock: clock);
         Map.HorizonMoved = _indexes.Trim;
         Ledger = new ShardUsageLedger(compactionThreshold, Math.Max(maxShardBytes / 16, CompactionCopier<TKey, TValue>.BlockBytes));
-        _values = new LargeValueReader<TValue>(chain, codec);
-        _loader = new CollectionLoader<TKey, TValue>(chain, codec, parallelism, largeValueBytes, decided);
+        _values = new LargeValueReader<TValue>(chain, codec, serializer);
+        _loader = new CollectionLoader<TKey, TValue>(chain, codec, serializer, parallelism, largeValueBytes, decided);
         _stager = new WriteStager<TKey, TValue>(name, Map, _indexes, MaxBlockBytes, largeValueBytes);
         _pipeline = new CommitPipeline<TKey, TValue>(chain, codec, Map, Ledger, _indexes, parallelism, largeValueBytes, new ChangeFeedTail(new FeedTail(0, 0, 0)));
-        Feed = new ChangeFeed<TKey, TValue>(name, chain, codec, _pipeline.Tail, decided);
+        Feed = new ChangeFeed<TKey, TValue>(name, chain, codec, serializer, _pipeline.Tail, decided);
         _compaction = new CompactionSteps<TKey, TValue>(chain, Map, Ledger, maxShardBytes);
-        Copier = new CompactionCopier<TKey, TValue>(name, chain, codec, Map, _values, parallelism, maxShardBytes);
+        Copier = new CompactionCopier<TKey, TValue>(name, chain, codec, serializer, Map, _values, parallelism, maxShardBytes);
     }
 
     public VersionedMap<TKey, TValue> Map { get; }
 
     /// <summary>Where the collection's change feeds read from: its chain, from the blocks on disk up to the committed end.</summary>
     public ChangeFeed<TKey, TValue> Feed { get; }
+
+    /// <summary>How the collection's keys and values become bytes and back.</summary>
+    public RecordSerializer Serializer { get; }
 
     /// <summary>The most record bytes one block, so one atomic batch, may hold (see <see cref="BlockLimit"/>).</summary>
     public int MaxBlockBytes { get; }
@@ -224,7 +229,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
             // Only a record still as it was when it expired: a write staged in this group replaces it anyway.
             if (!_stager.Staged(key) && ReferenceEquals(Map.Head(key), node) && !node.LiveAt(now))
             {
-                var rejection = _stager.StageSingle(step.Delete(key), out _);
+                var rejection = _stager.StageSingle(step.Delete(key, Serializer), out _);
                 Debug.Assert(rejection is null, "a delete of a stored key breaks no precondition");
             }
         }

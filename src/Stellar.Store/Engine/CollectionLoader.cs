@@ -35,12 +35,14 @@ internal sealed class CollectionLoader<TKey, TValue>
     private readonly int _parallelism;
     private readonly int _largeValueBytes;
     private readonly Func<UnitTag, bool> _decided;
+    private readonly RecordSerializer _serializer;
     private long _undecided;
     private bool _expiring;
 
     /// <summary>A loader of <paramref name="chain"/>'s blocks; <paramref name="decided"/> says whether the round a part block names was committed: only then do its records count.</summary>
-    public CollectionLoader(ShardChain chain, BlockCodec codec, int parallelism, int largeValueBytes, Func<UnitTag, bool> decided)
+    public CollectionLoader(ShardChain chain, BlockCodec codec, RecordSerializer serializer, int parallelism, int largeValueBytes, Func<UnitTag, bool> decided)
     {
+        _serializer = serializer;
         _chain = chain;
         _codec = codec;
         _parallelism = parallelism;
@@ -180,7 +182,7 @@ internal sealed class CollectionLoader<TKey, TValue>
                 Debug.Assert(parsed, "BlockRecords.Count walked these same bytes");
 
                 // Slices of the array, so MessagePack reads without copying.
-                keys[i] = RecordSerializer<TKey>.Deserialize(raw.AsMemory(record.KeyOffset, record.KeyLength));
+                keys[i] = _serializer.Deserialize<TKey>(raw.AsMemory(record.KeyOffset, record.KeyLength));
                 recordBytes += record.Length;
                 if (record.Kind != RecordKind.Put)
                 {
@@ -196,13 +198,13 @@ internal sealed class CollectionLoader<TKey, TValue>
                 if (record.ValueLength > _largeValueBytes)
                 {
                     // Checked now, read again on demand: a large value that does not decode is corruption found at open.
-                    RecordSerializer<TValue>.Deserialize(value);
+                    _serializer.Deserialize<TValue>(value);
                     var location = new ValueLocation(block.ShardId, block.Offset, block.Header.BlockLength, record.ValueOffset, record.ValueLength);
                     nodes[i] = VersionNode<TValue>.Create(LoadVersion, default, deleted: false, block.ShardId, record.Length, next: null, location, record.ExpiresAt);
                 }
                 else
                 {
-                    nodes[i] = VersionNode<TValue>.Create(LoadVersion, RecordSerializer<TValue>.Deserialize(value), deleted: false, block.ShardId, record.Length, next: null, location: null, record.ExpiresAt);
+                    nodes[i] = VersionNode<TValue>.Create(LoadVersion, _serializer.Deserialize<TValue>(value), deleted: false, block.ShardId, record.Length, next: null, location: null, record.ExpiresAt);
                 }
             }
         }

@@ -27,9 +27,11 @@ internal sealed class CompactionCopier<TKey, TValue>
     private readonly LargeValueReader<TValue> _values;
     private readonly int _parallelism;
     private readonly long _maxShardBytes;
+    private readonly RecordSerializer _serializer;
 
-    public CompactionCopier(string name, ShardChain chain, BlockCodec codec, VersionedMap<TKey, TValue> map, LargeValueReader<TValue> values, int parallelism, long maxShardBytes)
+    public CompactionCopier(string name, ShardChain chain, BlockCodec codec, RecordSerializer serializer, VersionedMap<TKey, TValue> map, LargeValueReader<TValue> values, int parallelism, long maxShardBytes)
     {
+        _serializer = serializer;
         _name = name;
         _chain = chain;
         _codec = codec;
@@ -199,7 +201,7 @@ internal sealed class CompactionCopier<TKey, TValue>
             for (var i = block.Start; i < block.End; i++)
             {
                 scratch.Clear();
-                RecordSerializer<TKey>.Serialize(scratch, live[i].Key);
+                _serializer.Serialize(scratch, live[i].Key);
                 var keyLength = scratch.WrittenCount;
                 if (live[i].Node.Location is { } location)
                 {
@@ -207,7 +209,7 @@ internal sealed class CompactionCopier<TKey, TValue>
                 }
                 else
                 {
-                    RecordSerializer<TValue>.Serialize(scratch, live[i].Node.Value!);
+                    _serializer.Serialize(scratch, live[i].Node.Value!);
                 }
 
                 var expiresAt = live[i].Node.ExpiresAt;

@@ -1,3 +1,5 @@
+using Stellar.Store.Codecs;
+
 namespace Stellar.Store.Engine;
 
 /// <summary>
@@ -16,11 +18,11 @@ internal sealed class ExpiryStep<TKey, TValue> : CollectionWrite<TKey, TValue>
     /// <summary>The records the step removed (deletes it staged), once it committed.</summary>
     public int Removed => _deletes.Count;
 
-    /// <summary>Writer only: encodes the delete of <paramref name="key"/>, which the step owns until it is released.</summary>
-    public SingleWrite<TKey, TValue> Delete(TKey key)
+    /// <summary>Writer only: encodes the delete of <paramref name="key"/> with the collection's <paramref name="serializer"/>; the step owns it until it is released.</summary>
+    public SingleWrite<TKey, TValue> Delete(TKey key, RecordSerializer serializer)
     {
         // No limit to check: the key is a stored record's, which met the limit when it was written.
-        var delete = SingleWrite<TKey, TValue>.Create(WriteKind.Delete, key, default, maxKeyBytes: int.MaxValue, maxValueBytes: 0);
+        var delete = SingleWrite<TKey, TValue>.Create(serializer, WriteKind.Delete, key, default, maxKeyBytes: int.MaxValue, maxValueBytes: 0);
         _deletes.Add(delete);
         return delete;
     }

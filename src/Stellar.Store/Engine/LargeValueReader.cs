@@ -12,11 +12,13 @@ internal sealed class LargeValueReader<TValue>
 {
     private readonly ShardChain _chain;
     private readonly BlockCodec _codec;
+    private readonly RecordSerializer _serializer;
 
-    public LargeValueReader(ShardChain chain, BlockCodec codec)
+    public LargeValueReader(ShardChain chain, BlockCodec codec, RecordSerializer serializer)
     {
         _chain = chain;
         _codec = codec;
+        _serializer = serializer;
     }
 
     /// <summary>
@@ -40,7 +42,7 @@ internal sealed class LargeValueReader<TValue>
                 var path = _chain.PathOf(location.ShardId);
                 try
                 {
-                    return RecordSerializer<TValue>.Deserialize(ReadRawValue(location));
+                    return _serializer.Deserialize<TValue>(ReadRawValue(location));
                 }
                 catch (MessagePackSerializationException e)
                 {

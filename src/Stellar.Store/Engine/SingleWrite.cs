@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using Stellar.Store.Codecs;
 using Stellar.Store.Format;
 
 namespace Stellar.Store.Engine;
@@ -62,14 +63,15 @@ internal sealed class SingleWrite<TKey, TValue> : CollectionWrite<TKey, TValue>
     internal static long BuffersReturned => Interlocked.Read(ref s_buffersReturned);
 
     /// <summary>
-    /// Encodes a write of <paramref name="key"/>; a put expires at <paramref name="expiresAt"/> (UTC ticks) unless that is 0.
+    /// Encodes a write of <paramref name="key"/> with <paramref name="serializer"/>; a put expires at
+    /// <paramref name="expiresAt"/> (UTC ticks) unless that is 0.
     /// </summary>
-    public static SingleWrite<TKey, TValue> Create(WriteKind kind, TKey key, TValue? value, int maxKeyBytes, int maxValueBytes, long expiresAt = 0)
+    public static SingleWrite<TKey, TValue> Create(RecordSerializer serializer, WriteKind kind, TKey key, TValue? value, int maxKeyBytes, int maxValueBytes, long expiresAt = 0)
     {
         Debug.Assert(expiresAt >= 0 && (expiresAt == 0 || kind != WriteKind.Delete), "only a put expires, at a time after 0");
         var scratch = s_scratch ??= new ArrayBufferWriter<byte>(256);
         scratch.Clear();
-        Codecs.RecordSerializer<TKey>.Serialize(scratch, key);
+        serializer.Serialize(scratch, key);
         var keyLength = scratch.WrittenCount;
         if (keyLength > maxKeyBytes)
         {
@@ -78,7 +80,7 @@ internal sealed class SingleWrite<TKey, TValue> : CollectionWrite<TKey, TValue>
 
         if (kind != WriteKind.Delete)
         {
-            Codecs.RecordSerializer<TValue>.Serialize(scratch, value!);
+            serializer.Serialize(scratch, value!);
         }
 
         var valueLength = scratch.WrittenCount - keyLength;

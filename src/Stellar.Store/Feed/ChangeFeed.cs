@@ -1,4 +1,5 @@
 using System.Runtime.CompilerServices;
+using Stellar.Store.Codecs;
 using Stellar.Store.Format;
 using Stellar.Store.Shards;
 
@@ -15,18 +16,21 @@ internal sealed class ChangeFeed<TKey, TValue>
     private readonly string _name;
     private readonly ShardChain _chain;
     private readonly BlockCodec _codec;
+    private readonly RecordSerializer _serializer;
     private readonly Func<UnitTag, bool> _decided;
 
     /// <param name="name">The collection's name, for errors.</param>
     /// <param name="chain">Its shard chain.</param>
     /// <param name="codec">The store's block codec.</param>
+    /// <param name="serializer">How the collection's keys and values are read from their bytes.</param>
     /// <param name="tail">The committed end its writer moves.</param>
     /// <param name="decided">Whether a cross-collection round a part block names was committed.</param>
-    public ChangeFeed(string name, ShardChain chain, BlockCodec codec, ChangeFeedTail tail, Func<UnitTag, bool> decided)
+    public ChangeFeed(string name, ShardChain chain, BlockCodec codec, RecordSerializer serializer, ChangeFeedTail tail, Func<UnitTag, bool> decided)
     {
         _name = name;
         _chain = chain;
         _codec = codec;
+        _serializer = serializer;
         Tail = tail;
         _decided = decided;
     }
@@ -50,7 +54,7 @@ internal sealed class ChangeFeed<TKey, TValue>
     public async IAsyncEnumerable<Change<TKey, TValue>> ReadAsync(ChangePosition from, Func<Task> handToOs, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         using var open = Tail.Open();
-        using var reader = new ChangeFeedReader<TKey, TValue>(_name, _chain, _codec, _decided, from.IsNow ? End : from);
+        using var reader = new ChangeFeedReader<TKey, TValue>(_name, _chain, _codec, _serializer, _decided, from.IsNow ? End : from);
         while (true)
         {
             cancellationToken.ThrowIfCancellationRequested();

@@ -29,6 +29,7 @@ internal sealed class ChangeFeedReader<TKey, TValue> : IDisposable
     private readonly string _name;
     private readonly ShardChain _chain;
     private readonly BlockCodec _codec;
+    private readonly RecordSerializer _serializer;
     private readonly Func<UnitTag, bool> _decided;
     private ShardBlockReader? _shard;
 
@@ -36,11 +37,12 @@ internal sealed class ChangeFeedReader<TKey, TValue> : IDisposable
     private int _snapshotShard;
     private uint _snapshotRecords;
 
-    public ChangeFeedReader(string name, ShardChain chain, BlockCodec codec, Func<UnitTag, bool> decided, ChangePosition from)
+    public ChangeFeedReader(string name, ShardChain chain, BlockCodec codec, RecordSerializer serializer, Func<UnitTag, bool> decided, ChangePosition from)
     {
         _name = name;
         _chain = chain;
         _codec = codec;
+        _serializer = serializer;
         _decided = decided;
         Position = from;
     }
@@ -316,13 +318,13 @@ internal sealed class ChangeFeedReader<TKey, TValue> : IDisposable
                     continue;
                 }
 
-                var key = RecordSerializer<TKey>.Deserialize(raw.AsMemory(record.KeyOffset, record.KeyLength));
+                var key = _serializer.Deserialize<TKey>(raw.AsMemory(record.KeyOffset, record.KeyLength));
                 var put = record.Kind == RecordKind.Put;
                 Batch.Add(new Change<TKey, TValue>
                 {
                     Kind = put ? ChangeKind.Put : ChangeKind.Delete,
                     Key = key,
-                    Value = put ? RecordSerializer<TValue>.Deserialize(raw.AsMemory(record.ValueOffset, record.ValueLength)) : default,
+                    Value = put ? _serializer.Deserialize<TValue>(raw.AsMemory(record.ValueOffset, record.ValueLength)) : default,
                     ExpiresAt = record.ExpiresAt != 0 ? new DateTimeOffset(record.ExpiresAt, TimeSpan.Zero) : null,
                     Position = blockStart.IsSnapshot
                         ? ChangePosition.InSnapshot(blockStart.Sequence, blockStart.Record + (uint)i + 1)

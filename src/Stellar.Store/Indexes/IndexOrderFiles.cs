@@ -32,11 +32,14 @@ internal sealed class IndexOrderFiles
 
     private readonly IStorage _storage;
     private readonly uint _collectionId;
+    private readonly RecordSerializer _serializer;
 
-    public IndexOrderFiles(IStorage storage, uint collectionId)
+    /// <summary>The files of collection <paramref name="collectionId"/>, whose keys are written as <paramref name="serializer"/> writes its records' keys.</summary>
+    public IndexOrderFiles(IStorage storage, uint collectionId, RecordSerializer serializer)
     {
         _storage = storage;
         _collectionId = collectionId;
+        _serializer = serializer;
     }
 
     /// <summary>
@@ -60,11 +63,12 @@ internal sealed class IndexOrderFiles
                 return null;
             }
 
-            var formatter = RecordSerializer<TKey>.Options.Resolver.GetFormatterWithVerify<TKey>();
+            var options = _serializer.Options;
+            var formatter = options.Resolver.GetFormatterWithVerify<TKey>();
             var keys = new TKey[expected];
             for (var i = 0; i < keys.Length; i++)
             {
-                keys[i] = formatter.Deserialize(ref reader, RecordSerializer<TKey>.Options);
+                keys[i] = formatter.Deserialize(ref reader, options);
                 if (keys[i] is null)
                 {
                     return null;
@@ -93,11 +97,12 @@ internal sealed class IndexOrderFiles
         writer.Write(FormatNumber);
         writer.Write(indexName);
         writer.Write(count);
-        var formatter = RecordSerializer<TKey>.Options.Resolver.GetFormatterWithVerify<TKey>();
+        var options = _serializer.Options;
+        var formatter = options.Resolver.GetFormatterWithVerify<TKey>();
         var written = 0L;
         foreach (var key in keys)
         {
-            formatter.Serialize(ref writer, key, RecordSerializer<TKey>.Options);
+            formatter.Serialize(ref writer, key, options);
             written++;
         }
 

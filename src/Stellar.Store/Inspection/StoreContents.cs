@@ -79,7 +79,7 @@ internal static class StoreContents
             UnitDecision decision;
             try
             {
-                decision = RecordSerializer<UnitDecision>.Deserialize(record.Value);
+                decision = RecordSerializer.Default.Deserialize<UnitDecision>(record.Value);
             }
             catch (MessagePackSerializationException)
             {

@@ -35,11 +35,11 @@ public sealed class ParallelEncodeOrderTests
 
         using (var chain = new ShardChain(storage, manifest, id, 1024 * 1024, Durability.WriteThrough))
         {
-            var engine = new CollectionEngine<int, Versioned>("ordered", chain, codec, parallelism: 4, maxShardBytes: 1024 * 1024, compactionThreshold: 0, largeValueBytes: 16 * 1024, decided: _ => false);
+            var engine = new CollectionEngine<int, Versioned>("ordered", chain, codec, RecordSerializer.Default, parallelism: 4, maxShardBytes: 1024 * 1024, compactionThreshold: 0, largeValueBytes: 16 * 1024, decided: _ => false);
             engine.Load();
             for (var i = 0; i < Writes; i++)
             {
-                var write = SingleWrite<int, Versioned>.Create(WriteKind.Upsert, i % Keys, new Versioned(i % Keys, i, padding), 4096, 1 << 20);
+                var write = SingleWrite<int, Versioned>.Create(RecordSerializer.Default, WriteKind.Upsert, i % Keys, new Versioned(i % Keys, i, padding), 4096, 1 << 20);
                 Assert.Null(engine.Stage(write, out _));
             }
 
@@ -62,13 +62,13 @@ public sealed class ParallelEncodeOrderTests
                 while (position < raw.Length)
                 {
                     Assert.True(RecordFormat.TryRead(raw, ref position, out _, out _, out var value));
-                    replayed.Add(RecordSerializer<Versioned>.Deserialize(value.ToArray()).Sequence);
+                    replayed.Add(RecordSerializer.Default.Deserialize<Versioned>(value.ToArray()).Sequence);
                 }
             }
 
             Assert.Equal(Enumerable.Range(0, Writes), replayed);
 
-            var reloaded = new CollectionEngine<int, Versioned>("ordered", chain, codec, parallelism: 4, maxShardBytes: 1024 * 1024, compactionThreshold: 0, largeValueBytes: 16 * 1024, decided: _ => false);
+            var reloaded = new CollectionEngine<int, Versioned>("ordered", chain, codec, RecordSerializer.Default, parallelism: 4, maxShardBytes: 1024 * 1024, compactionThreshold: 0, largeValueBytes: 16 * 1024, decided: _ => false);
             reloaded.Load();
             AssertLastWritesWin(reloaded.Map, Writes, Keys);
         }

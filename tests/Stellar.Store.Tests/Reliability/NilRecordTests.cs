@@ -33,7 +33,7 @@ public sealed class NilRecordTests : IDisposable
         // The record's key or value, found by its bytes in the plain shard, gets a nil as its first byte.
         var shard = Directory.GetFiles(_dir.Path, "*.shard").Single();
         var bytes = File.ReadAllBytes(shard);
-        var target = key ? MessagePackSerializer.Serialize(KeyOf(player), RecordSerializer<string>.Options) : MessagePackSerializer.Serialize(player, RecordSerializer<Player>.Options);
+        var target = key ? MessagePackSerializer.Serialize(KeyOf(player), RecordSerializer.Default.Options) : MessagePackSerializer.Serialize(player, RecordSerializer.Default.Options);
         var at = bytes.AsSpan().IndexOf(target);
         Assert.True(at > 0, "the record's bytes are in the shard as written");
         var (offset, length) = BlockSurgery.Blocks(bytes).Single(b => b.Offset <= at && at < b.Offset + b.Length);

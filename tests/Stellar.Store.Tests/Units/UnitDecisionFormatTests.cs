@@ -12,9 +12,9 @@ public sealed class UnitDecisionFormatTests
     public void Deserialize_TheTupleAFormat3LogStored_ReadsASettledDecision()
     {
         var session = Guid.NewGuid();
-        var bytes = MessagePackSerializer.Serialize((session, 42L), RecordSerializer<(Guid, long)>.Options);
+        var bytes = MessagePackSerializer.Serialize((session, 42L), RecordSerializer.Default.Options);
 
-        Assert.Equal(new UnitDecision(session, 42, null), RecordSerializer<UnitDecision>.Deserialize(bytes));
+        Assert.Equal(new UnitDecision(session, 42, null), RecordSerializer.Default.Deserialize<UnitDecision>(bytes));
     }
 
     [Fact]
@@ -23,8 +23,8 @@ public sealed class UnitDecisionFormatTests
         var session = Guid.NewGuid();
 
         Assert.Equal(
-            MessagePackSerializer.Serialize((session, 7L), RecordSerializer<(Guid, long)>.Options),
-            MessagePackSerializer.Serialize(new UnitDecision(session, 7, null), RecordSerializer<UnitDecision>.Options));
+            MessagePackSerializer.Serialize((session, 7L), RecordSerializer.Default.Options),
+            MessagePackSerializer.Serialize(new UnitDecision(session, 7, null), RecordSerializer.Default.Options));
     }
 
     [Fact]
@@ -32,7 +32,7 @@ public sealed class UnitDecisionFormatTests
     {
         var decision = new UnitDecision(Guid.NewGuid(), 3, [new PartBlock(1, 2, 17), new PartBlock(4, uint.MaxValue, long.MaxValue)]);
 
-        var read = RecordSerializer<UnitDecision>.Deserialize(MessagePackSerializer.Serialize(decision, RecordSerializer<UnitDecision>.Options));
+        var read = RecordSerializer.Default.Deserialize<UnitDecision>(MessagePackSerializer.Serialize(decision, RecordSerializer.Default.Options));
 
         Assert.Equal(decision.Session, read.Session);
         Assert.Equal(decision.Round, read.Round);
@@ -44,9 +44,9 @@ public sealed class UnitDecisionFormatTests
     [InlineData(4)]
     public void Deserialize_ARecordWithAnotherNumberOfFields_IsRefused(int fields)
     {
-        var bytes = MessagePackSerializer.Serialize(Enumerable.Range(0, fields).ToArray(), RecordSerializer<int[]>.Options);
+        var bytes = MessagePackSerializer.Serialize(Enumerable.Range(0, fields).ToArray(), RecordSerializer.Default.Options);
 
-        Assert.Throws<MessagePackSerializationException>(() => RecordSerializer<UnitDecision>.Deserialize(bytes));
+        Assert.Throws<MessagePackSerializationException>(() => RecordSerializer.Default.Deserialize<UnitDecision>(bytes));
     }
 
     [Fact]
@@ -55,12 +55,12 @@ public sealed class UnitDecisionFormatTests
         var writer = new System.Buffers.ArrayBufferWriter<byte>();
         var w = new MessagePackWriter(writer);
         w.WriteArrayHeader(3);
-        MessagePackSerializer.Serialize(ref w, Guid.NewGuid(), RecordSerializer<Guid>.Options);
+        MessagePackSerializer.Serialize(ref w, Guid.NewGuid(), RecordSerializer.Default.Options);
         w.Write(1L);
         w.WriteArrayHeader(int.MaxValue);
         w.Flush();
 
-        var refusal = Record.Exception(() => RecordSerializer<UnitDecision>.Deserialize(writer.WrittenMemory));
+        var refusal = Record.Exception(() => RecordSerializer.Default.Deserialize<UnitDecision>(writer.WrittenMemory));
         Assert.True(refusal is MessagePackSerializationException or EndOfStreamException, $"refused with {refusal?.GetType().Name ?? "nothing"}");
     }
 }
