@@ -171,12 +171,53 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// </remarks>
     /// <exception cref="ArgumentException">The name breaks the naming rule, or a type cannot be serialized.</exception>
     /// <exception cref="InvalidOperationException">The collection exists with other key or value types.</exception>
+    /// <exception cref="CorruptBlockException">A record of the collection does not decode as <typeparamref name="TKey"/> and
+    /// <typeparamref name="TValue"/>; nothing is registered, and the next call loads again.</exception>
     public Collection<TKey, TValue> GetCollection<TKey, TValue>(string name, Func<TValue, TKey> keySelector)
         where TKey : notnull
     {
-        CollectionName.Validate(name);
-        ArgumentNullException.ThrowIfNull(keySelector);
+        CheckCollectionArguments(name, keySelector);
         return Open(name, keySelector);
+    }
+
+    /// <summary>
+    /// <see cref="GetCollection{TKey,TValue}"/> without blocking the caller: the load (decoding on every core, then
+    /// starting the collection's writer) runs on the thread pool, and no thread waits for it meanwhile. Calling it
+    /// again, or <see cref="GetCollection{TKey,TValue}"/>, with the same name returns the same collection; a call while
+    /// the collection loads shares that load.
+    /// </summary>
+    /// <remarks>
+    /// <para>Thread safety: any thread, concurrently with every other member. The arguments, the naming rule, the types'
+    /// serializability and a type mismatch with the open collection are checked before the call returns, by the same
+    /// code as <see cref="GetCollection{TKey,TValue}"/>, and throw from it.</para>
+    /// <para>Cancellation ends the wait, not the load. A token cancelled before the call starts nothing (no collection
+    /// is created); one cancelled while the collection loads makes the task throw
+    /// <see cref="OperationCanceledException"/> at once, while the load goes on to its end in the background, whole: it
+    /// registers the collection, which the next call returns without loading again, or it fails and registers nothing,
+    /// so the next call loads again. A load is never left half done.</para>
+    /// <para>When the task completes, the collection holds every record stored before the open and takes writes; a new
+    /// collection's name and types are in the store's manifest on disk, as <see cref="GetCollection{TKey,TValue}"/> leaves
+    /// them. Nothing else is written.</para>
+    /// </remarks>
+    /// <exception cref="ArgumentException">The name breaks the naming rule, or a type cannot be serialized (thrown by the call).</exception>
+    /// <exception cref="InvalidOperationException">The collection exists with other key or value types (thrown by the call
+    /// when that collection is loaded, by the task when its load was still running).</exception>
+    /// <exception cref="OperationCanceledException">The task's: <paramref name="cancellationToken"/> was cancelled first.</exception>
+    /// <exception cref="CorruptBlockException">The task's: a record does not decode; nothing is registered.</exception>
+    public Task<Collection<TKey, TValue>> GetCollectionAsync<TKey, TValue>(string name, Func<TValue, TKey> keySelector, CancellationToken cancellationToken = default)
+        where TKey : notnull
+    {
+        CheckCollectionArguments(name, keySelector);
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return Task.FromCanceled<Collection<TKey, TValue>>(cancellationToken);
+        }
+
+        // The load's first part (decoding) is synchronous: it runs on the pool, never on the caller's thread.
+        var opening = Begin(name, keySelector, null, Task.Run);
+        return opening.IsCompletedSuccessfully
+            ? Task.FromResult(Opened<TKey, TValue>(name, opening.Result))
+            : WaitForAsync<TKey, TValue>(name, opening, cancellationToken);
     }
 
     /// <summary>
@@ -190,8 +231,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     internal Collection<TKey, TValue> GetCollectionRecordedAs<TKey, TValue>(string name, Func<TValue, TKey> keySelector, string keyType, string valueType)
         where TKey : notnull
     {
-        CollectionName.Validate(name);
-        ArgumentNullException.ThrowIfNull(keySelector);
+        CheckCollectionArguments(name, keySelector);
         return Open(name, keySelector, (keyType, valueType));
     }
 
@@ -284,46 +324,72 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         return _units.Snapshot();
     }
 
+    /// <summary>The checks of a user's call for a collection, before anything else: its name and key selector.</summary>
+    private static void CheckCollectionArguments<TKey, TValue>(string name, Func<TValue, TKey> keySelector)
+    {
+        CollectionName.Validate(name);
+        ArgumentNullException.ThrowIfNull(keySelector);
+    }
+
     /// <summary>
     /// The collection <paramref name="name"/>, loaded on first use; the store's own collections too (no naming rule).
-    /// <paramref name="recordedTypes"/> are the type names to record and check instead of the stand-ins' own.
+    /// <paramref name="recordedTypes"/> are the type names to record and check instead of the stand-ins' own. The load runs
+    /// on the calling thread until it waits for the writer's start.
     /// </summary>
     private Collection<TKey, TValue> Open<TKey, TValue>(string name, Func<TValue, TKey> keySelector, (string Key, string Value)? recordedTypes = null)
+        where TKey : notnull =>
+        Opened<TKey, TValue>(name, Begin(name, keySelector, recordedTypes, static load => load()).GetAwaiter().GetResult());
+
+    /// <summary>Waits for a load until <paramref name="cancellationToken"/> ends the wait (never the load).</summary>
+    private static async Task<Collection<TKey, TValue>> WaitForAsync<TKey, TValue>(string name, Task<object> opening, CancellationToken cancellationToken)
+        where TKey : notnull =>
+        Opened<TKey, TValue>(name, await opening.WaitAsync(cancellationToken).ConfigureAwait(false));
+
+    /// <summary>The collection a load gave, as the types asked for; a load under other types is a mismatch.</summary>
+    private static Collection<TKey, TValue> Opened<TKey, TValue>(string name, object loaded)
+        where TKey : notnull =>
+        loaded as Collection<TKey, TValue> ?? throw TypeMismatch(name, loaded.GetType().GetGenericArguments());
+
+    /// <summary>
+    /// The task of collection <paramref name="name"/>'s load: the one published already (loading, or done), or a new one,
+    /// which <paramref name="run"/> starts once the quick part (<see cref="Prepare{TKey,TValue}"/>) is done under the
+    /// store's lock. The task is published before the load runs, so that every other call waits for this load instead
+    /// of starting one, and a close waits for it too; a load that fails unpublishes it, so the next call loads again.
+    /// </summary>
+    private Task<object> Begin<TKey, TValue>(string name, Func<TValue, TKey> keySelector, (string Key, string Value)? recordedTypes, Func<Func<Task>, Task> run)
         where TKey : notnull
     {
         ThrowIfDisposed();
-        TaskCompletionSource<object>? load = null;
-        Task<object>? opening;
-        ManifestCollection? entry = null;
-        ShardChain? chain = null;
+        TaskCompletionSource<object> load;
+        ManifestCollection entry;
+        ShardChain chain;
         lock (_gate)
         {
             // Checked again under the lock: a load published after close took its list would never be waited for.
             ThrowIfDisposed();
-            if (!_collections.TryGetValue(name, out opening))
+            if (_collections.TryGetValue(name, out var opening))
             {
-                (entry, chain) = Prepare<TKey, TValue>(name, recordedTypes);
-
-                // Published before the load runs, so that a second caller waits for this load instead of starting one.
-                load = new TaskCompletionSource<object>(TaskCreationOptions.RunContinuationsAsynchronously);
-                _collections[name] = load.Task;
+                return opening;
             }
+
+            (entry, chain) = Prepare<TKey, TValue>(name, recordedTypes);
+            load = new TaskCompletionSource<object>(TaskCreationOptions.RunContinuationsAsynchronously);
+            _collections[name] = load.Task;
         }
 
-        if (load is null)
-        {
-            // Waited for outside the lock, which the load needs to register its writer.
-            Debug.Assert(opening is not null, "a name is either being opened by another call or by this one");
-            var existing = opening.GetAwaiter().GetResult();
-            return existing as Collection<TKey, TValue> ?? throw TypeMismatch(name, existing.GetType().GetGenericArguments());
-        }
+        // Run outside the lock, which the load needs to register its writer. What run returns never fails: the outcome
+        // goes to the published task.
+        _ = run(() => CompleteLoadAsync(load, name, entry, chain, keySelector));
+        return load.Task;
+    }
 
-        Debug.Assert(entry is not null && chain is not null, "Prepare returns both");
+    /// <summary>Runs the load and gives its outcome to <paramref name="load"/>, the task every caller waits for; never throws.</summary>
+    private async Task CompleteLoadAsync<TKey, TValue>(TaskCompletionSource<object> load, string name, ManifestCollection entry, ShardChain chain, Func<TValue, TKey> keySelector)
+        where TKey : notnull
+    {
         try
         {
-            var collection = Load(name, entry, chain, keySelector);
-            load.SetResult(collection);
-            return collection;
+            load.SetResult(await LoadAsync(name, entry, chain, keySelector).ConfigureAwait(false));
         }
         catch (Exception e)
         {
@@ -335,7 +401,6 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
 
             load.SetException(e);
             _ = load.Task.Exception;
-            throw;
         }
     }
 
@@ -520,9 +585,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// <summary>
     /// Reads the collection's shards (decoded in parallel) and starts its writer actor: the slow part of the first
     /// <see cref="GetCollection{TKey,TValue}"/>, run without the store's lock. Registers the writer and compactor
-    /// before returning, so that a close that waited for this load finds them.
+    /// before completing, so that a close that waited for this load finds them.
     /// </summary>
-    private Collection<TKey, TValue> Load<TKey, TValue>(string name, ManifestCollection entry, ShardChain chain, Func<TValue, TKey> keySelector)
+    private async Task<Collection<TKey, TValue>> LoadAsync<TKey, TValue>(string name, ManifestCollection entry, ShardChain chain, Func<TValue, TKey> keySelector)
         where TKey : notnull
     {
         Debug.Assert(!Monitor.IsEntered(_gate), "a load holds no store-wide lock, so that flushes, other collections and close go on");
@@ -536,7 +601,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         chain.Diagnostics.Loaded(engine.UndecidedBlocks);
         chain.StartFirstShard();
         var status = new WriterStatus(chain.Diagnostics.Faulted);
-        var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes, status), TimeSpan.FromSeconds(30)).GetAwaiter().GetResult();
+        var writer = await _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes, status), TimeSpan.FromSeconds(30)).ConfigureAwait(false);
         var handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
         var compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync));
         engine.CompactionWanted = compactor.StartAutomatic;

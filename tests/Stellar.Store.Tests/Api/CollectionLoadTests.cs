@@ -1,7 +1,8 @@
 namespace Stellar.Store.Tests.Api;
 
 /// <summary>
-/// The first <see cref="StellarStore.GetCollection{TKey,TValue}"/> of a collection after open reads its shards.
+/// The first <see cref="StellarStore.GetCollection{TKey,TValue}"/> (or <see cref="StellarStore.GetCollectionAsync{TKey,TValue}"/>)
+/// of a collection after open reads its shards.
 /// While it does, the rest of the store goes on: other collections open and write, flushes and compactions complete;
 /// and closing the store waits for the load rather than pulling the files from under it.
 /// </summary>
@@ -101,6 +102,109 @@ public sealed class CollectionLoadTests : IDisposable
         var again = reopened.GetCollection<int, Player>("slow", p => p.Id);
         Assert.Equal(slowPlayers.OrderBy(p => p.Id), again.Query(_ => true).OrderBy(p => p.Id));
     }
+
+    [Fact]
+    public async Task GetCollectionAsync_WhileTheShardsAreHeld_ReturnsAtOnceAndCompletesWithEveryRecordOnceTheyAreRead()
+    {
+        var slowPlayers = Players(1, 200);
+        var (store, storage) = await OpenWithSlowShardsHeldAsync(slowPlayers);
+        await using var closing = store;
+
+        // Called on the test's own thread: a load run on it would hold it at the gate, and the test would fail there.
+        var loading = store.GetCollectionAsync<int, Player>("slow", p => p.Id);
+        await storage.Reached.WaitAsync(Bound);
+        Assert.False(loading.IsCompleted, "the collection loaded although its reads were still held at the gate");
+
+        storage.OpenGate();
+        var slow = await loading.WaitAsync(Bound);
+        Assert.Equal(slowPlayers.OrderBy(p => p.Id), slow.Query(_ => true).OrderBy(p => p.Id));
+        await slow.InsertAsync(new Player(1_000, "new", 1, 1));
+        Assert.Equal(201, slow.Count);
+    }
+
+    [Fact]
+    public async Task GetCollectionAsync_CalledTwiceWhileTheCollectionLoads_GivesBothCallsTheSameCollection()
+    {
+        var (store, storage) = await OpenWithSlowShardsHeldAsync(Players(1, 100));
+        await using var closing = store;
+        var first = store.GetCollectionAsync<int, Player>("slow", p => p.Id);
+        await storage.Reached.WaitAsync(Bound);
+        var second = store.GetCollectionAsync<int, Player>("slow", p => p.Id);
+
+        storage.OpenGate();
+
+        var one = await first.WaitAsync(Bound);
+        Assert.Same(one, await second.WaitAsync(Bound));
+        Assert.Same(one, store.GetCollection<int, Player>("slow", p => p.Id));
+        Assert.Same(one, await store.GetCollectionAsync<int, Player>("slow", p => p.Id));
+        Assert.Equal(100, one.Count);
+    }
+
+    [Fact]
+    public async Task GetCollectionAsync_CancelledWhileTheCollectionLoads_ThrowsAtOnceAndTheNextCallGetsTheWholeCollection()
+    {
+        var slowPlayers = Players(1, 300);
+        var (store, storage) = await OpenWithSlowShardsHeldAsync(slowPlayers);
+        await using var closing = store;
+        using var cancel = new CancellationTokenSource();
+        var cancelled = store.GetCollectionAsync<int, Player>("slow", p => p.Id, cancel.Token);
+        await storage.Reached.WaitAsync(Bound);
+
+        // The reads are still held: the cancelled call does not wait for the load to end.
+        await cancel.CancelAsync();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => cancelled.WaitAsync(Bound));
+
+        storage.OpenGate();
+        var slow = await store.GetCollectionAsync<int, Player>("slow", p => p.Id).WaitAsync(Bound);
+        Assert.Equal(slowPlayers.OrderBy(p => p.Id), slow.Query(_ => true).OrderBy(p => p.Id));
+        await slow.UpsertAsync(new Player(1, "renamed", 2, 2));
+        Assert.Equal("renamed", slow.Get(1)?.Name);
+        Assert.Equal(CollectionHealthOf(store, "slow"), new CollectionHealth("slow", null, null));
+    }
+
+    [Fact]
+    public async Task GetCollectionAsync_WithATokenCancelledBeforeTheCall_CreatesNothingAndALaterCallWorks()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        using var cancel = new CancellationTokenSource();
+        await cancel.CancelAsync();
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => store.GetCollectionAsync<int, Player>("players", p => p.Id, cancel.Token));
+        Assert.DoesNotContain("players", store.CollectionNames);
+
+        var players = await store.GetCollectionAsync<int, Player>("players", p => p.Id);
+        await players.InsertAsync(new Player(1, "one", 1, 1));
+        Assert.Equal(["players"], store.CollectionNames);
+    }
+
+    [Fact]
+    public async Task GetCollectionAsync_WithWhatGetCollectionRefuses_ThrowsTheSameFromTheCall()
+    {
+        var store = await StellarStore.OpenAsync(_dir.Path);
+        store.GetCollection<int, Player>("players", p => p.Id);
+
+        Assert.Throws<ArgumentException>(() => { _ = store.GetCollectionAsync<int, Player>("../players", p => p.Id); });
+        Assert.Throws<ArgumentNullException>(() => { _ = store.GetCollectionAsync<int, Player>("others", null!); });
+        Assert.Throws<InvalidOperationException>(() => { _ = store.GetCollectionAsync<string, Player>("players", p => p.Name); });
+        Assert.Throws<ArgumentException>(() => { _ = store.GetCollectionAsync<int, IDisposable>("things", _ => 1); });
+        Assert.Equal(["players"], store.CollectionNames);
+
+        await store.DisposeAsync();
+        Assert.Throws<ObjectDisposedException>(() => { _ = store.GetCollectionAsync<int, Player>("players", p => p.Id); });
+    }
+
+    /// <summary>A store holding <paramref name="slow"/> in collection "slow", opened with the reads of its shards held at the gate.</summary>
+    private async Task<(StellarStore Store, GatedReadStorage Storage)> OpenWithSlowShardsHeldAsync(IReadOnlyList<Player> slow)
+    {
+        await WriteAsync(slow, []);
+        var storage = new GatedReadStorage(_dir.Path);
+        var store = await StellarStore.OpenAsync(storage);
+        storage.CloseGate(SlowShardPrefix);
+        return (store, storage);
+    }
+
+    private static CollectionHealth CollectionHealthOf(StellarStore store, string name) =>
+        Assert.Single(store.GetCollectionHealth(), h => h.Name == name);
 
     private static List<Player> Players(int first, int count) =>
         Enumerable.Range(first, count).Select(i => new Player(i, $"player {i}", i % 90, i * 10L)).ToList();
