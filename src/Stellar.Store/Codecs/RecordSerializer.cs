@@ -84,6 +84,56 @@ internal sealed class RecordSerializer
     }
 
     /// <summary>
+    /// Refuses <paramref name="bytes"/>, a key or value this serializer just wrote, when they nest containers deeper than
+    /// <see cref="MessagePackSecurity.MaximumObjectGraphDepth"/>: MessagePack writes such a value but refuses to read it
+    /// back, so storing it would acknowledge a record whose block the next open could not load. Costs nothing for bytes
+    /// shorter than the limit (each level takes at least a byte), and one pass over the headers of longer ones.
+    /// </summary>
+    /// <exception cref="ArgumentException">The bytes nest too deep; nothing was stored.</exception>
+    public void EnsureReadable(ReadOnlyMemory<byte> bytes, string paramName)
+    {
+        var limit = Options.Security.MaximumObjectGraphDepth;
+        if (bytes.Length <= limit)
+        {
+            return;
+        }
+
+        var reader = new MessagePackReader(bytes);
+        var enclosing = new Stack<long>();
+        long left = 1;
+        while (left > 0 || enclosing.Count > 0)
+        {
+            if (left == 0)
+            {
+                left = enclosing.Pop();
+                continue;
+            }
+
+            left--;
+            long items = reader.NextMessagePackType switch
+            {
+                MessagePackType.Array => reader.ReadArrayHeader(),
+                MessagePackType.Map => 2L * reader.ReadMapHeader(),
+                _ => -1,
+            };
+            if (items < 0)
+            {
+                reader.Skip();
+                continue;
+            }
+
+            enclosing.Push(left);
+            left = items;
+            if (enclosing.Count > limit)
+            {
+                throw new ArgumentException(
+                    $"The {paramName} nests more than {limit} levels deep; MessagePack would write it but refuse to read it back (MaximumObjectGraphDepth), so nothing was stored.",
+                    paramName);
+            }
+        }
+    }
+
+    /// <summary>
     /// Deserializes bytes from disk; throws <see cref="MessagePackSerializationException"/> when they do not decode, or
     /// decode to null: no write stores a null key or value, so a nil in a record is damage (or a crafted block), never
     /// a record to hand to a reader.

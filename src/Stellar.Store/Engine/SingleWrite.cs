@@ -89,6 +89,9 @@ internal sealed class SingleWrite<TKey, TValue> : CollectionWrite<TKey, TValue>
             throw new ArgumentException($"The value serializes to {valueLength} bytes; values are limited to {maxValueBytes} bytes.", nameof(value));
         }
 
+        serializer.EnsureReadable(scratch.WrittenMemory[..keyLength], nameof(key));
+        serializer.EnsureReadable(scratch.WrittenMemory[keyLength..], nameof(value));
+
         var recordKind = kind == WriteKind.Delete ? RecordKind.Delete : RecordKind.Put;
         var maxLength = checked(RecordFormat.ExpiryOverhead + RecordFormat.PutOverhead + scratch.WrittenCount);
         var record = ArrayPool<byte>.Shared.Rent(maxLength);
