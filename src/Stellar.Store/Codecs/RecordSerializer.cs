@@ -14,6 +14,9 @@ namespace Stellar.Store.Codecs;
 /// <remarks>Thread safety: every member may be called from any thread.</remarks>
 internal sealed class RecordSerializer
 {
+    /// <summary>The first bytes of MessagePack's arrays and maps: fixmap, fixarray, array 16 and 32, map 16 and 32.</summary>
+    private static readonly SearchValues<byte> ContainerHeaders = SearchValues.Create([.. Enumerable.Range(0x80, 0x20).Select(b => (byte)b), 0xdc, 0xdd, 0xde, 0xdf]);
+
     /// <summary>
     /// Ours alone: the store's own collections (the unit log) always use it, so that no user formatter can change how
     /// the store reads its own records; so do user collections when <see cref="StoreOptions.Serializer"/> is null.
@@ -93,44 +96,77 @@ internal sealed class RecordSerializer
     public void EnsureReadable(ReadOnlyMemory<byte> bytes, string paramName)
     {
         var limit = Options.Security.MaximumObjectGraphDepth;
-        if (bytes.Length <= limit)
+        if (!MayNest(bytes.Span, limit))
         {
             return;
         }
 
         var reader = new MessagePackReader(bytes);
-        var enclosing = new Stack<long>();
-        long left = 1;
-        while (left > 0 || enclosing.Count > 0)
+        var pooled = ArrayPool<long>.Shared.Rent(limit + 1);
+        try
         {
-            if (left == 0)
+            // The items left to read in each enclosing container, innermost last.
+            var enclosing = pooled.AsSpan(0, limit + 1);
+            var depth = 0;
+            long left = 1;
+            while (left > 0 || depth > 0)
             {
-                left = enclosing.Pop();
-                continue;
-            }
+                if (left == 0)
+                {
+                    left = enclosing[--depth];
+                    continue;
+                }
 
-            left--;
-            long items = reader.NextMessagePackType switch
-            {
-                MessagePackType.Array => reader.ReadArrayHeader(),
-                MessagePackType.Map => 2L * reader.ReadMapHeader(),
-                _ => -1,
-            };
-            if (items < 0)
-            {
-                reader.Skip();
-                continue;
-            }
+                left--;
+                long items = reader.NextMessagePackType switch
+                {
+                    MessagePackType.Array => reader.ReadArrayHeader(),
+                    MessagePackType.Map => 2L * reader.ReadMapHeader(),
+                    _ => -1,
+                };
+                if (items < 0)
+                {
+                    reader.Skip();
+                    continue;
+                }
 
-            enclosing.Push(left);
-            left = items;
-            if (enclosing.Count > limit)
-            {
-                throw new ArgumentException(
-                    $"The {paramName} nests more than {limit} levels deep; MessagePack would write it but refuse to read it back (MaximumObjectGraphDepth), so nothing was stored.",
-                    paramName);
+                if (depth == limit)
+                {
+                    throw new ArgumentException(
+                        $"The {paramName} nests more than {limit} levels deep; MessagePack would write it but refuse to read it back (MaximumObjectGraphDepth), so nothing was stored.",
+                        paramName);
+                }
+
+                enclosing[depth++] = left;
+                left = items;
             }
         }
+        finally
+        {
+            ArrayPool<long>.Shared.Return(pooled);
+        }
+    }
+
+    /// <summary>
+    /// Whether <paramref name="bytes"/> hold at least <paramref name="limit"/> bytes that could be container headers: fewer
+    /// cannot nest that deep, and most records (short, or mostly text and numbers) are told so by a vectorized search.
+    /// </summary>
+    private static bool MayNest(ReadOnlySpan<byte> bytes, int limit)
+    {
+        var found = 0;
+        while (found <= limit)
+        {
+            var at = bytes.IndexOfAny(ContainerHeaders);
+            if (at < 0)
+            {
+                return false;
+            }
+
+            found++;
+            bytes = bytes[(at + 1)..];
+        }
+
+        return true;
     }
 
     /// <summary>
