@@ -96,7 +96,7 @@ internal sealed class RecordSerializer
     public void EnsureReadable(ReadOnlyMemory<byte> bytes, string paramName)
     {
         var limit = Options.Security.MaximumObjectGraphDepth;
-        if (!MayNest(bytes.Span, limit))
+        if (bytes.Length <= limit || !MayNest(bytes.Span, limit))
         {
             return;
         }
