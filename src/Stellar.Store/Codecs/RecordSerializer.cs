@@ -14,8 +14,6 @@ namespace Stellar.Store.Codecs;
 /// <remarks>Thread safety: every member may be called from any thread.</remarks>
 internal sealed class RecordSerializer
 {
-    /// <summary>The first bytes of MessagePack's arrays and maps: fixmap, fixarray, array 16 and 32, map 16 and 32.</summary>
-    private static readonly SearchValues<byte> ContainerHeaders = SearchValues.Create([.. Enumerable.Range(0x80, 0x20).Select(b => (byte)b), 0xdc, 0xdd, 0xde, 0xdf]);
 
     /// <summary>
     /// Ours alone: the store's own collections (the unit log) always use it, so that no user formatter can change how
@@ -148,15 +146,16 @@ internal sealed class RecordSerializer
     }
 
     /// <summary>
-    /// Whether <paramref name="bytes"/> hold at least <paramref name="limit"/> bytes that could be container headers: fewer
-    /// cannot nest that deep, and most records (short, or mostly text and numbers) are told so by a vectorized search.
+    /// Whether <paramref name="bytes"/> hold more than <paramref name="limit"/> bytes of 0x80 or above, which every header
+    /// of an array or a map is (fixmap, fixarray, array and map 16 and 32): fewer cannot nest that deep, and most records
+    /// (ASCII text, small numbers) are told so by one vectorized search of a range.
     /// </summary>
     private static bool MayNest(ReadOnlySpan<byte> bytes, int limit)
     {
         var found = 0;
         while (found <= limit)
         {
-            var at = bytes.IndexOfAny(ContainerHeaders);
+            var at = bytes.IndexOfAnyInRange((byte)0x80, (byte)0xff);
             if (at < 0)
             {
                 return false;
