@@ -1,4 +1,7 @@
 using System.Buffers;
+using System.Numerics;
+using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 using System.Diagnostics;
 using MessagePack;
 using MessagePack.Resolvers;
@@ -148,24 +151,27 @@ internal sealed class RecordSerializer
     /// <summary>
     /// Whether <paramref name="bytes"/> hold more than <paramref name="limit"/> bytes of 0x80 or above, which every header
     /// of an array or a map is (fixmap, fixarray, array and map 16 and 32): fewer cannot nest that deep, and most records
-    /// (ASCII text, small numbers) are told so by one vectorized search of a range.
+    /// (ASCII text, small numbers) are told so by one pass that counts the high bits 32 bytes at a time.
     /// </summary>
     private static bool MayNest(ReadOnlySpan<byte> bytes, int limit)
     {
-        var found = 0;
-        while (found <= limit)
+        var high = 0;
+        var i = 0;
+        if (Vector256.IsHardwareAccelerated)
         {
-            var at = bytes.IndexOfAnyInRange((byte)0x80, (byte)0xff);
-            if (at < 0)
+            ref var start = ref MemoryMarshal.GetReference(bytes);
+            for (; i + Vector256<byte>.Count <= bytes.Length; i += Vector256<byte>.Count)
             {
-                return false;
+                high += BitOperations.PopCount(Vector256.LoadUnsafe(ref start, (nuint)i).ExtractMostSignificantBits());
             }
-
-            found++;
-            bytes = bytes[(at + 1)..];
         }
 
-        return true;
+        for (; i < bytes.Length; i++)
+        {
+            high += bytes[i] >> 7;
+        }
+
+        return high > limit;
     }
 
     /// <summary>
