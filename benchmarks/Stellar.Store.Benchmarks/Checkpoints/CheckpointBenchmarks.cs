@@ -68,6 +68,7 @@ public class CheckpointBenchmarks : StoreBenchmark
         if (_pauses.Count > 0)
         {
             Console.WriteLine($"// writer pause per checkpoint, µs: min {_pauses.Min():F1}, median {Median(_pauses):F1}, max {_pauses.Max():F1} over {_pauses.Count}; copied KiB: min {_copied.Min() / 1024:F0}, max {_copied.Max() / 1024:F0}");
+            Console.WriteLine($"// writer pause per checkpoint in order, µs: {string.Join(", ", _pauses.Select(p => p.ToString("F0", System.Globalization.CultureInfo.InvariantCulture)))}");
         }
 
         SideMetrics.Record(this, SideMetrics.AnyMethod, SideMetrics.CopiedBytes, Median(_copied));

@@ -40,12 +40,14 @@ internal sealed class CheckpointBuilder
     /// <summary>The directory being written.</summary>
     public string Directory { get; }
 
-    /// <summary>Gives <paramref name="source"/>, a sealed shard, the name <paramref name="name"/> in the checkpoint.</summary>
-    public void Share(string source, string name)
+    /// <summary>
+    /// Gives <paramref name="source"/>, a sealed shard of <paramref name="length"/> bytes (as the manifest records it, so
+    /// that the writer's turn costs one system call per shard), the name <paramref name="name"/> in the checkpoint.
+    /// </summary>
+    public void Share(string source, string name, long length)
     {
         var target = Path.Combine(Directory, name);
         var linked = HardLink.LinkOrCopy(source, target);
-        var length = new FileInfo(target).Length;
         lock (_gate)
         {
             if (linked)

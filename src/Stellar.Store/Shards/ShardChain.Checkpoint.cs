@@ -32,9 +32,9 @@ internal sealed partial class ShardChain
                 var name = StoreFileNames.Shard(_collectionId, shardId);
                 var path = _storage.FilePath(name)
                     ?? throw new NotSupportedException("Checkpoints need a store on files: this store's storage keeps none.");
-                if (details.TryGetValue(shardId, out var shard) && shard.IsSealed)
+                if (details.TryGetValue(shardId, out var shard) && shard.SealedLength is { } sealedLength)
                 {
-                    checkpoint.Share(path, name);
+                    checkpoint.Share(path, name, sealedLength);
                     continue;
                 }
 
