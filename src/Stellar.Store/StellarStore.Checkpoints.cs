@@ -49,7 +49,8 @@ public sealed partial class StellarStore
     /// <para>Durable when the task completes, in every durability mode: every file of the checkpoint and its directory
     /// are flushed to the device. A crash before that leaves a directory named with <c>.partial</c>, which the next
     /// checkpoint of that name replaces. <see cref="StoreOptions.CheckpointRetention"/> is applied after the checkpoint
-    /// is taken. Thread safety: any thread; checkpoints run one at a time.</para>
+    /// is taken; a failure to delete an older checkpoint throws after the new one was taken (it is then listed).
+    /// Thread safety: any thread; checkpoints run one at a time.</para>
     /// </remarks>
     /// <exception cref="ArgumentException">The name breaks the rule for checkpoint names.</exception>
     /// <exception cref="InvalidOperationException">A checkpoint of that name exists, or the store is read-only.</exception>
@@ -121,11 +122,18 @@ public sealed partial class StellarStore
     /// description (an interrupted checkpoint, or something else) is not listed.
     /// </summary>
     /// <remarks>Thread safety: any thread.</remarks>
-    public IReadOnlyList<CheckpointInfo> Checkpoints() => ListCheckpoints(CheckpointsPath);
+    public IReadOnlyList<CheckpointInfo> Checkpoints() => ListCheckpoints(Path);
 
-    /// <summary>The checkpoints in <paramref name="checkpointsPath"/>, oldest first, read without opening their store (the tool's list).</summary>
-    internal static IReadOnlyList<CheckpointInfo> ListCheckpoints(string checkpointsPath)
+    /// <summary>
+    /// The checkpoints of the store at <paramref name="storePath"/>, oldest first, read from their descriptions without
+    /// opening the store, so also beside a server that has it open (a tool, a backup script). As <see cref="Checkpoints"/>,
+    /// an interrupted checkpoint is not listed.
+    /// </summary>
+    /// <remarks>Thread safety: any thread; it only reads.</remarks>
+    public static IReadOnlyList<CheckpointInfo> ListCheckpoints(string storePath)
     {
+        ArgumentException.ThrowIfNullOrEmpty(storePath);
+        var checkpointsPath = System.IO.Path.Combine(System.IO.Path.GetFullPath(storePath), CheckpointsDirectoryName);
         if (!Directory.Exists(checkpointsPath))
         {
             return [];

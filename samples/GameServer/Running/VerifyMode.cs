@@ -34,10 +34,10 @@ internal static class VerifyMode
 
         // Each checkpoint is one consistent cut of the game: the same invariants hold in it.
         var ok = v.Ok;
-        foreach (var checkpoint in StoreCheckpoints(directory))
+        foreach (var checkpoint in StellarStore.ListCheckpoints(directory))
         {
-            var c = (await StoreVerifier.VerifyCheckpointAsync(checkpoint).ConfigureAwait(false)).Economy;
-            output.WriteLine($"checkpoint {Path.GetFileName(checkpoint)}: gold {c.TotalGold:N0} = ledger sum {c.LedgerSum:N0}, {c.Characters:N0} characters, {c.Items:N0} items, {c.Trades:N0} trades: " +
+            var c = (await StoreVerifier.VerifyCheckpointAsync(checkpoint.Path).ConfigureAwait(false)).Economy;
+            output.WriteLine($"checkpoint {checkpoint.Name}: gold {c.TotalGold:N0} = ledger sum {c.LedgerSum:N0}, {c.Characters:N0} characters, {c.Items:N0} items, {c.Trades:N0} trades: " +
                 (c.Ok ? "verification OK" : $"verification FAILED ({c.FailureCount} problems)"));
             foreach (var failure in c.Failures)
             {
@@ -48,14 +48,5 @@ internal static class VerifyMode
         }
 
         return ok ? 0 : 1;
-    }
-
-    /// <summary>The store's checkpoint directories, oldest name first.</summary>
-    private static IEnumerable<string> StoreCheckpoints(string directory)
-    {
-        var root = Path.Combine(directory, StellarStore.CheckpointsDirectoryName);
-        return Directory.Exists(root)
-            ? Directory.EnumerateDirectories(root).Where(d => !Path.GetFileName(d).StartsWith('.') && !d.EndsWith(".partial", StringComparison.Ordinal)).Order(StringComparer.Ordinal)
-            : [];
     }
 }

@@ -30,7 +30,7 @@ internal static class CheckpointCommand
         command.SetAction((parse, _) =>
         {
             var directory = parse.GetValue(store)!;
-            var checkpoints = StellarStore.ListCheckpoints(Path.Combine(directory.FullName, StellarStore.CheckpointsDirectoryName));
+            var checkpoints = StellarStore.ListCheckpoints(directory.FullName);
             var invariant = CultureInfo.InvariantCulture;
             var table = new Table().AddColumns("Checkpoint", "Taken (UTC)", "Shared bytes", "Copied bytes", "Writer pause");
             foreach (var checkpoint in checkpoints)

@@ -174,6 +174,7 @@ public sealed class CheckpointTests
         Assert.True(second.CopiedBytes <= written, $"copied {second.CopiedBytes} bytes; {written} were written since the first checkpoint");
         Assert.True(second.SharedBytes > 4 * Small.MaxShardBytes, "the sealed shards are shared");
         Assert.Equal(["first", "second"], store.Checkpoints().Select(c => c.Name));
+        Assert.Equal(["first", "second"], StellarStore.ListCheckpoints(dir.Sub("store")).Select(c => c.Name));
         Assert.True(first.WriterPause > TimeSpan.Zero);
     }
 
