@@ -1,12 +1,12 @@
 namespace Stellar.Store.Indexes;
 
 /// <summary>
-/// Where a record's current entry of an index is: a node of the index's skip list, or (with no node) a slot of its
+/// Where a record's current entry of an index is: an entry in the index's skip list, or (with none) a slot of its
 /// <see cref="SortedRun{TIndexKey,TKey,TValue}"/>.
 /// </summary>
 /// <remarks>Thread safety: immutable.</remarks>
-internal readonly record struct EntryPlace<TIndexKey, TKey, TValue>(int Slot, SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node? Node)
+internal readonly record struct EntryPlace<TIndexKey, TKey, TValue>(int Slot, IndexEntry<TIndexKey, TKey, TValue>? Entry)
 {
-    /// <summary>The entry's index key, read from the node or from <paramref name="run"/>.</summary>
-    public TIndexKey IndexKey(SortedRun<TIndexKey, TKey, TValue> run) => Node is { } node ? node.Item.IndexKey : run.IndexKeyAt(Slot);
+    /// <summary>The entry's index key, read from the entry or from <paramref name="run"/>.</summary>
+    public TIndexKey IndexKey(SortedRun<TIndexKey, TKey, TValue> run) => Entry is { } entry ? entry.IndexKey : run.IndexKeyAt(Slot);
 }

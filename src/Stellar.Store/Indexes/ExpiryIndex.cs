@@ -49,9 +49,10 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
         }
 
         entries.Sort(Order);
-        foreach (var node in Entries.Load(entries))
+        Entries.Load(entries);
+        foreach (var entry in entries)
         {
-            ((ExpiringVersionNode<TValue>)node.Item.Node!).ExpiryEntry = node;
+            ((ExpiringVersionNode<TValue>)entry.Node!).ExpiryEntry = entry;
         }
 
         Built(version);
@@ -62,15 +63,15 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     {
         // The version this one replaced is the next in its chain, and holds the record's current entry if it expires.
         var current = node?.Next is ExpiringVersionNode<TValue> replaced
-            ? (SkipList<IndexEntry<long, TKey, TValue>>.Node?)replaced.ExpiryEntry
+            ? (IndexEntry<long, TKey, TValue>?)replaced.ExpiryEntry
             : null;
         var expiresAt = deleted || node is null ? 0 : node.ExpiresAt;
         if (current is not null)
         {
-            if (current.Item.IndexKey == expiresAt)
+            if (current.IndexKey == expiresAt)
             {
                 // Same time: the entry stays, and leads to the new version.
-                current.Item.Refer(node!);
+                current.Refer(node!);
                 ((ExpiringVersionNode<TValue>)node!).ExpiryEntry = current;
                 return;
             }
@@ -91,9 +92,9 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     public long ExpiredAt(long version, long now)
     {
         var expired = 0L;
-        for (var entry = Entries.First; entry is not null && entry.Item.IndexKey <= now; entry = entry.Next)
+        for (var entry = Entries.First; entry is not null && entry.IndexKey <= now; entry = entry.Next)
         {
-            if (entry.Item.VisibleAt(version))
+            if (entry.VisibleAt(version))
             {
                 expired++;
             }
@@ -107,9 +108,9 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     {
         for (var entry = Entries.First; entry is not null; entry = entry.Next)
         {
-            if (entry.Item.Until == long.MaxValue)
+            if (entry.Until == long.MaxValue)
             {
-                return entry.Item.IndexKey;
+                return entry.IndexKey;
             }
         }
 
@@ -120,11 +121,11 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     public List<(TKey Key, VersionNode<TValue> Node)> Due(long now)
     {
         var due = new List<(TKey, VersionNode<TValue>)>();
-        for (var entry = Entries.First; entry is not null && entry.Item.IndexKey <= now; entry = entry.Next)
+        for (var entry = Entries.First; entry is not null && entry.IndexKey <= now; entry = entry.Next)
         {
-            if (entry.Item.Until == long.MaxValue && entry.Item.Node is { } node)
+            if (entry.Until == long.MaxValue && entry.Node is { } node)
             {
-                due.Add((entry.Item.Key, node));
+                due.Add((entry.Key, node));
             }
         }
 

@@ -17,7 +17,7 @@ internal struct IndexCursor<TIndexKey, TKey, TValue>
     private readonly long _version;
     private readonly bool _forward;
     private int _slot;
-    private SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node? _node;
+    private IndexEntry<TIndexKey, TKey, TValue>? _entry;
 
     /// <summary>A cursor at the first entry from <paramref name="start"/> on (from the first of all when null), going up.</summary>
     public static IndexCursor<TIndexKey, TKey, TValue> Ascending(OrderedIndex<TIndexKey, TKey, TValue> index, IndexEntry<TIndexKey, TKey, TValue>? start, long version)
@@ -34,14 +34,14 @@ internal struct IndexCursor<TIndexKey, TKey, TValue>
         return new(index, run, version, forward: false, run.PreviousVisible(run.Count - 1, version), index.Entries.Last());
     }
 
-    private IndexCursor(OrderedIndex<TIndexKey, TKey, TValue> index, SortedRun<TIndexKey, TKey, TValue> run, long version, bool forward, int slot, SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node? node)
+    private IndexCursor(OrderedIndex<TIndexKey, TKey, TValue> index, SortedRun<TIndexKey, TKey, TValue> run, long version, bool forward, int slot, IndexEntry<TIndexKey, TKey, TValue>? entry)
     {
         _index = index;
         _run = run;
         _version = version;
         _forward = forward;
         _slot = slot;
-        _node = Visible(node);
+        _entry = Visible(entry);
     }
 
     /// <summary>The next entry the reader sees, or false at the end.</summary>
@@ -50,7 +50,7 @@ internal struct IndexCursor<TIndexKey, TKey, TValue>
         while (true)
         {
             var inRun = _forward ? _slot < _run.Count : _slot >= 0;
-            if (inRun && (_node is null || TakesRun()))
+            if (inRun && (_entry is null || TakesRun()))
             {
                 var slot = _slot;
                 _slot = _forward ? _run.NextVisible(slot + 1, _version) : _run.PreviousVisible(slot - 1, _version);
@@ -60,12 +60,12 @@ internal struct IndexCursor<TIndexKey, TKey, TValue>
                     return true;
                 }
             }
-            else if (_node is { } node)
+            else if (_entry is { } entry)
             {
-                _node = Visible(_forward ? node.Next : _index.Entries.Before(node));
-                if (node.Item.Node is { } newest)
+                _entry = Visible(_forward ? entry.Next : _index.Entries.Before(entry));
+                if (entry.Node is { } newest)
                 {
-                    hit = new(node.Item.IndexKey, node.Item.Key, newest);
+                    hit = new(entry.IndexKey, entry.Key, newest);
                     return true;
                 }
             }
@@ -80,18 +80,18 @@ internal struct IndexCursor<TIndexKey, TKey, TValue>
     /// <summary>Whether the run's entry comes before the list's in the walk's direction (on a tie the run's is older, so first going up).</summary>
     private readonly bool TakesRun()
     {
-        var order = _run.Compare(_slot, _node!.Item, _index.Order);
+        var order = _run.Compare(_slot, _entry!, _index.Order);
         return _forward ? order < 0 : order > 0;
     }
 
-    /// <summary>The first node from <paramref name="node"/> on, in the walk's direction, whose entry the reader sees.</summary>
-    private readonly SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node? Visible(SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node? node)
+    /// <summary>The first entry from <paramref name="entry"/> on, in the walk's direction, that the reader sees.</summary>
+    private readonly IndexEntry<TIndexKey, TKey, TValue>? Visible(IndexEntry<TIndexKey, TKey, TValue>? entry)
     {
-        while (node is not null && !node.Item.VisibleAt(_version))
+        while (entry is not null && !entry.VisibleAt(_version))
         {
-            node = _forward ? node.Next : _index.Entries.Before(node);
+            entry = _forward ? entry.Next : _index.Entries.Before(entry);
         }
 
-        return node;
+        return entry;
     }
 }

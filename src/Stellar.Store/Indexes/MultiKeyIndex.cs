@@ -12,18 +12,18 @@ namespace Stellar.Store.Indexes;
 internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TIndexKey, TKey, TValue>
     where TKey : notnull
 {
-    private static readonly SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node[] None = [];
+    private static readonly IndexEntry<TIndexKey, TKey, TValue>[] None = [];
 
     private readonly Func<TValue, IEnumerable<TIndexKey>?> _selector;
 
-    /// <summary>Writer only: each record's current entries, by their nodes in the list.</summary>
-    private readonly Dictionary<TKey, SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node[]> _current;
+    /// <summary>Writer only: each record's current entries.</summary>
+    private readonly Dictionary<TKey, IndexEntry<TIndexKey, TKey, TValue>[]> _current;
 
     public MultiKeyIndex(string collection, string name, Func<TValue, IEnumerable<TIndexKey>?> selector, IComparer<TIndexKey> indexKeys, IComparer<TKey> keys, IEqualityComparer<TKey>? keyEquality)
         : base(collection, name, indexKeys, keys)
     {
         _selector = selector;
-        _current = new Dictionary<TKey, SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node[]>(keyEquality);
+        _current = new Dictionary<TKey, IndexEntry<TIndexKey, TKey, TValue>[]>(keyEquality);
     }
 
     public override bool Unique => false;
@@ -53,8 +53,8 @@ internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TInd
 
         // One sort and one pass, instead of a search per entry: no reader sees the list before the build is done.
         entries.Sort(Order);
-        var nodes = Entries.Load(entries);
-        foreach (var group in nodes.GroupBy(n => n.Item.Key, _current.Comparer))
+        Entries.Load(entries);
+        foreach (var group in entries.GroupBy(n => n.Key, _current.Comparer))
         {
             _current[group.Key] = group.ToArray();
         }
@@ -82,10 +82,10 @@ internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TInd
         }
 
         var current = _current.GetValueOrDefault(key, None);
-        var kept = new List<SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node>(keys.Count);
+        var kept = new List<IndexEntry<TIndexKey, TKey, TValue>>(keys.Count);
         foreach (var entry in current)
         {
-            var at = keys.FindIndex(k => Order.IndexKeys.Compare(k, entry.Item.IndexKey) == 0);
+            var at = keys.FindIndex(k => Order.CompareIndexKeys(k, entry.IndexKey) == 0);
             if (at < 0)
             {
                 End(entry, version);
@@ -93,7 +93,7 @@ internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TInd
             }
 
             // A key the record keeps: its entry stays, and leads to the new version.
-            entry.Item.Refer(node!);
+            entry.Refer(node!);
             kept.Add(entry);
             keys.RemoveAt(at);
         }
@@ -119,7 +119,7 @@ internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TInd
         var keys = new List<TIndexKey>();
         foreach (var indexKey in _selector(value) ?? [])
         {
-            if (!keys.Exists(k => Order.IndexKeys.Compare(k, indexKey) == 0))
+            if (!keys.Exists(k => Order.CompareIndexKeys(k, indexKey) == 0))
             {
                 keys.Add(indexKey);
             }

@@ -18,8 +18,8 @@ namespace Stellar.Store.Indexes;
 internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer<TKey, TValue>
     where TKey : notnull
 {
-    /// <summary>Writer only: the nodes of entries that ended, in the order of the versions that ended them.</summary>
-    private readonly Queue<SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node> _ended = new();
+    /// <summary>Writer only: the listed entries that ended, in the order of the versions that ended them.</summary>
+    private readonly Queue<IndexEntry<TIndexKey, TKey, TValue>> _ended = new();
 
     /// <summary>Writer only: the slots of <see cref="Run"/> whose entries ended, in the order of the versions that ended them.</summary>
     private readonly Queue<int> _endedSlots = new();
@@ -72,7 +72,7 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
 
     public void Trim(long horizon)
     {
-        while (_ended.TryPeek(out var ended) && ended.Item.Until <= horizon)
+        while (_ended.TryPeek(out var ended) && ended.Until <= horizon)
         {
             _ended.Dequeue();
             Entries.Remove(ended);
@@ -109,11 +109,11 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     protected IndexEntry<TIndexKey, TKey, TValue> NewEntry(TIndexKey indexKey, TKey key, long version, VersionNode<TValue> node) =>
         new(indexKey, key, version, _sequence++, node);
 
-    /// <summary>Writer only: the entry of <paramref name="node"/> ends at <paramref name="version"/>, and goes once no snapshot can read it.</summary>
-    protected void End(SkipList<IndexEntry<TIndexKey, TKey, TValue>>.Node node, long version)
+    /// <summary>Writer only: <paramref name="entry"/>, in the list, ends at <paramref name="version"/>, and goes once no snapshot can read it.</summary>
+    protected void End(IndexEntry<TIndexKey, TKey, TValue> entry, long version)
     {
-        node.Item.End(version);
-        _ended.Enqueue(node);
+        entry.End(version);
+        _ended.Enqueue(entry);
     }
 
     /// <summary>Writer only: the entry of slot <paramref name="slot"/> of the run ends at <paramref name="version"/>, and its node goes once no snapshot can read it.</summary>

@@ -113,12 +113,12 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         ref var current = ref CollectionsMarshal.GetValueRefOrAddDefault(_current, key, out var exists);
         if (exists)
         {
-            if (Order.IndexKeys.Compare(current.IndexKey(Run), indexKey) == 0)
+            if (Order.CompareIndexKeys(current.IndexKey(Run), indexKey) == 0)
             {
                 // Same index key: the entry stays, and leads to the new version, whose chain holds the older ones.
-                if (current.Node is { } listed)
+                if (current.Entry is { } listed)
                 {
-                    listed.Item.Refer(node!);
+                    listed.Refer(node!);
                 }
                 else
                 {
@@ -191,7 +191,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
     /// <summary>The entry at <paramref name="place"/> ends at <paramref name="version"/>.</summary>
     private void End(EntryPlace<TIndexKey, TKey, TValue> place, long version)
     {
-        if (place.Node is { } listed)
+        if (place.Entry is { } listed)
         {
             End(listed, version);
         }

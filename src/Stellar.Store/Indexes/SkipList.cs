@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 
 namespace Stellar.Store.Indexes;
 
@@ -21,16 +22,17 @@ namespace Stellar.Store.Indexes;
 /// <para>Thread safety: <see cref="Add"/>, <see cref="Load"/> and <see cref="Remove"/> from one thread at a time (the
 /// collection's writer); everything else from any thread.</para>
 /// </remarks>
-/// <typeparam name="T">The items, ordered by the comparer given.</typeparam>
+/// <typeparam name="T">The items, ordered by the comparer given, each its own node (<see cref="SkipListNode{T}"/>).</typeparam>
 internal sealed class SkipList<T>
+    where T : SkipListNode<T>
 {
     private const int MaxLevel = 32;
 
     private readonly IComparer<T> _comparer;
-    private readonly Node _head = new(default!, MaxLevel);
+    private readonly Head _head = new();
 
     /// <summary>Writer only: each level's last node before the item being added.</summary>
-    private readonly Node[] _update = new Node[MaxLevel];
+    private readonly SkipListNode<T>[] _update = new SkipListNode<T>[MaxLevel];
 
     /// <summary>Writer only: the state of the level generator (xorshift).</summary>
     private uint _random = 2463534242;
@@ -42,16 +44,16 @@ internal sealed class SkipList<T>
     /// <summary>The number of items, as of the writer's last change.</summary>
     public int Count => Volatile.Read(ref _count);
 
-    /// <summary>The first node, or null when the set is empty.</summary>
-    public Node? First => _head.Next;
+    /// <summary>The first item, or null when the set is empty.</summary>
+    public T? First => _head.Next;
 
-    /// <summary>The first node whose item is at or after <paramref name="probe"/>, or null.</summary>
-    public Node? FirstAtOrAfter(T probe)
+    /// <summary>The first item at or after <paramref name="probe"/>, or null. The probe itself need not be in a list.</summary>
+    public T? FirstAtOrAfter(T probe)
     {
-        var node = _head;
+        SkipListNode<T> node = _head;
         for (var level = MaxLevel - 1; level >= 0; level--)
         {
-            while (node.NextAt(level) is { } next && _comparer.Compare(next.Item, probe) < 0)
+            while (node.NextAt(level) is { } next && _comparer.Compare(Unsafe.As<T>(next), probe) < 0)
             {
                 node = next;
             }
@@ -60,10 +62,10 @@ internal sealed class SkipList<T>
         return node.Next;
     }
 
-    /// <summary>The last node, or null when the set is empty.</summary>
-    public Node? Last()
+    /// <summary>The last item, or null when the set is empty.</summary>
+    public T? Last()
     {
-        var node = _head;
+        SkipListNode<T> node = _head;
         for (var level = MaxLevel - 1; level >= 0; level--)
         {
             while (node.NextAt(level) is { } next)
@@ -75,24 +77,24 @@ internal sealed class SkipList<T>
         return Outside(node);
     }
 
-    /// <summary>The node before <paramref name="node"/> in order, or null when it is the first.</summary>
-    public Node? Before(Node node) => Outside(node.PreviousAt(0));
+    /// <summary>The item before <paramref name="node"/> in order, or null when it is the first.</summary>
+    public T? Before(T node) => Outside(node.PreviousAt(0));
 
     /// <summary>
-    /// Writer only, on an empty set that no reader reads yet: adds <paramref name="sorted"/>, distinct and in order, in
-    /// one pass (no search per item), and returns their nodes in the same order. Readers see the items once the writer
-    /// publishes the set by other means.
+    /// Writer only, on an empty set that no reader reads yet: adds <paramref name="sorted"/>, distinct, in order and in
+    /// no list, in one pass (no search per item). Readers see the items once the writer publishes the set by other means.
     /// </summary>
-    public Node[] Load(IReadOnlyList<T> sorted)
+    public void Load(IReadOnlyList<T> sorted)
     {
         Debug.Assert(_count == 0, "a load fills an empty set");
-        var nodes = new Node[sorted.Count];
-        var last = new Node[MaxLevel];
+        var last = new SkipListNode<T>[MaxLevel];
         Array.Fill(last, _head);
         for (var i = 0; i < sorted.Count; i++)
         {
             Debug.Assert(i == 0 || _comparer.Compare(sorted[i - 1], sorted[i]) < 0, "loaded items are distinct and in order");
-            var node = nodes[i] = new Node(sorted[i], RandomLevel());
+            var node = sorted[i];
+            Debug.Assert(node.Height == 0, "an item is in one list at most, once");
+            node.Stand(RandomLevel());
             for (var level = 0; level < node.Height; level++)
             {
                 node.Init(level, next: null, previous: last[level]);
@@ -104,17 +106,17 @@ internal sealed class SkipList<T>
         }
 
         Volatile.Write(ref _count, sorted.Count);
-        return nodes;
     }
 
-    /// <summary>Writer only: adds <paramref name="item"/>, which the set must not hold, and returns its node.</summary>
-    public Node Add(T item)
+    /// <summary>Writer only: adds <paramref name="item"/>, which is in no list and equal to no item of this one, and returns it.</summary>
+    public T Add(T item)
     {
+        Debug.Assert(item.Height == 0, "an item is in one list at most, once");
         var update = _update;
-        var node = _head;
+        SkipListNode<T> node = _head;
         for (var level = _level - 1; level >= 0; level--)
         {
-            while (node.NextAt(level) is { } next && _comparer.Compare(next.Item, item) < 0)
+            while (node.NextAt(level) is { } next && _comparer.Compare(Unsafe.As<T>(next), item) < 0)
             {
                 node = next;
             }
@@ -122,14 +124,15 @@ internal sealed class SkipList<T>
             update[level] = node;
         }
 
-        Debug.Assert(node.NextAt(0) is not { } same || _comparer.Compare(same.Item, item) != 0, "an item is added once");
+        Debug.Assert(node.Next is not { } same || _comparer.Compare(same, item) != 0, "an item is added once");
         var height = RandomLevel();
         for (var level = _level; level < height; level++)
         {
             update[level] = _head;
         }
 
-        var added = new Node(item, height);
+        var added = item;
+        added.Stand(height);
         for (var level = 0; level < height; level++)
         {
             added.Init(level, update[level].NextAt(level), update[level]);
@@ -153,11 +156,11 @@ internal sealed class SkipList<T>
         }
 
         Volatile.Write(ref _count, _count + 1);
-        return added;
+        return item;
     }
 
-    /// <summary>Writer only: removes <paramref name="node"/>, which <see cref="Add"/> or <see cref="Load"/> returned, without a search.</summary>
-    public void Remove(Node node)
+    /// <summary>Writer only: removes <paramref name="node"/>, which <see cref="Add"/> or <see cref="Load"/> linked, without a search.</summary>
+    public void Remove(T node)
     {
         // Top down, and the removed node keeps its own links: a reader on it still reaches what follows and precedes it.
         for (var level = node.Height - 1; level >= 0; level--)
@@ -172,8 +175,8 @@ internal sealed class SkipList<T>
         Volatile.Write(ref _count, _count - 1);
     }
 
-    /// <summary><paramref name="node"/>, or null for the head (which is outside the items).</summary>
-    private Node? Outside(Node? node) => ReferenceEquals(node, _head) ? null : node;
+    /// <summary><paramref name="node"/> as an item, or null for the head (which is outside the items).</summary>
+    private T? Outside(SkipListNode<T>? node) => ReferenceEquals(node, _head) ? null : Unsafe.As<T?>(node);
 
     /// <summary>A level for a new node: 1, then each further level with probability 1/4.</summary>
     private int RandomLevel()
@@ -197,78 +200,9 @@ internal sealed class SkipList<T>
         return height;
     }
 
-    /// <summary>One item and its links, forward and backward, one pair per level it stands on.</summary>
-    /// <remarks>
-    /// Level 0, which every node stands on and every walk ends on, has its links in the node itself; only the quarter of
-    /// nodes that stand higher carry an array for the levels above, so a step at level 0 touches one object.
-    /// </remarks>
-    public sealed class Node
+    /// <summary>The head: stands on every level, before every item, and is never an item itself.</summary>
+    private sealed class Head : SkipListNode<T>
     {
-        /// <summary>For levels 1 and up: at <c>2 * (level - 1)</c> the next node, at <c>2 * (level - 1) + 1</c> the previous one.</summary>
-        private readonly Node?[]? _upper;
-        private Node? _next;
-
-        /// <summary>The node before this one at level 0; the head before the first.</summary>
-        private Node? _previous;
-
-        public Node(T item, int height)
-        {
-            Item = item;
-            Height = height;
-            _upper = height > 1 ? new Node?[2 * (height - 1)] : null;
-        }
-
-        public T Item { get; }
-
-        /// <summary>The levels the node stands on.</summary>
-        public int Height { get; }
-
-        /// <summary>The node after this one at level 0, or null: the next item in order.</summary>
-        public Node? Next => Volatile.Read(ref _next);
-
-        public Node? NextAt(int level) => level == 0 ? Volatile.Read(ref _next) : Volatile.Read(ref _upper![2 * (level - 1)]);
-
-        /// <summary>The node before this one at <paramref name="level"/>; the head before the first.</summary>
-        public Node? PreviousAt(int level) => level == 0 ? Volatile.Read(ref _previous) : Volatile.Read(ref _upper![(2 * (level - 1)) + 1]);
-
-        /// <summary>Without a release, while no reader can reach the node: its links at <paramref name="level"/>.</summary>
-        public void Init(int level, Node? next, Node? previous)
-        {
-            if (level == 0)
-            {
-                _next = next;
-                _previous = previous;
-                return;
-            }
-
-            _upper![2 * (level - 1)] = next;
-            _upper[(2 * (level - 1)) + 1] = previous;
-        }
-
-        /// <summary>Writer only: makes <paramref name="next"/> the successor at <paramref name="level"/>, visible to readers.</summary>
-        public void LinkNext(int level, Node? next)
-        {
-            if (level == 0)
-            {
-                Volatile.Write(ref _next, next);
-            }
-            else
-            {
-                Volatile.Write(ref _upper![2 * (level - 1)], next);
-            }
-        }
-
-        /// <summary>Writer only: makes <paramref name="previous"/> the predecessor at <paramref name="level"/>, visible to readers.</summary>
-        public void LinkPrevious(int level, Node? previous)
-        {
-            if (level == 0)
-            {
-                Volatile.Write(ref _previous, previous);
-            }
-            else
-            {
-                Volatile.Write(ref _upper![(2 * (level - 1)) + 1], previous);
-            }
-        }
+        public Head() => Stand(MaxLevel);
     }
 }

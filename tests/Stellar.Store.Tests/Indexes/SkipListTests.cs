@@ -9,9 +9,9 @@ public sealed class SkipListTests
     public void Operations_InRandomOrder_AgreeWithASortedSetAfterEveryStep()
     {
         var random = new Random(20261125);
-        var list = new SkipList<int>(Comparer<int>.Default);
+        var list = new SkipList<Item>(Item.Order);
         var model = new SortedSet<int>();
-        var nodes = new Dictionary<int, SkipList<int>.Node>();
+        var nodes = new Dictionary<int, Item>();
         for (var step = 0; step < 20_000; step++)
         {
             var item = random.Next(2_000);
@@ -22,16 +22,16 @@ public sealed class SkipListTests
             }
             else
             {
-                nodes[item] = list.Add(item);
-                Assert.Equal(item, nodes[item].Item);
+                nodes[item] = list.Add(new Item(item));
+                Assert.Equal(item, nodes[item].Value);
                 model.Add(item);
             }
 
             Assert.Equal(model.Count, list.Count);
             var probe = random.Next(-10, 2_010);
-            Assert.Equal(model.GetViewBetween(probe, int.MaxValue).Cast<int?>().FirstOrDefault(), list.FirstAtOrAfter(probe)?.Item);
-            Assert.Equal(model.GetViewBetween(int.MinValue, probe - 1).Cast<int?>().LastOrDefault(), list.FirstAtOrAfter(probe) is { } at ? list.Before(at)?.Item : list.Last()?.Item);
-            Assert.Equal(model.Count == 0 ? null : model.Max, list.Last()?.Item);
+            Assert.Equal(model.GetViewBetween(probe, int.MaxValue).Cast<int?>().FirstOrDefault(), list.FirstAtOrAfter(new Item(probe))?.Value);
+            Assert.Equal(model.GetViewBetween(int.MinValue, probe - 1).Cast<int?>().LastOrDefault(), list.FirstAtOrAfter(new Item(probe)) is { } at ? list.Before(at)?.Value : list.Last()?.Value);
+            Assert.Equal(model.Count == 0 ? null : model.Max, list.Last()?.Value);
             if (step % 1_000 == 0)
             {
                 Assert.Equal(model, Walk(list.First));
@@ -43,17 +43,18 @@ public sealed class SkipListTests
         Assert.Equal(model.Reverse(), WalkDown(list, list.Last()));
 
         // A set loaded in one pass reads and changes as one filled item by item.
-        var loaded = new SkipList<int>(Comparer<int>.Default);
-        var loadedNodes = loaded.Load(model.ToList());
+        var loaded = new SkipList<Item>(Item.Order);
+        var loadedNodes = model.Select(x => new Item(x)).ToList();
+        loaded.Load(loadedNodes);
         Assert.Equal(model, Walk(loaded.First));
         Assert.Equal(model.Reverse(), WalkDown(loaded, loaded.Last()));
         foreach (var node in loadedNodes.Where((_, i) => i % 3 == 0))
         {
             loaded.Remove(node);
-            model.Remove(node.Item);
+            model.Remove(node.Value);
         }
 
-        loaded.Add(-5);
+        loaded.Add(new Item(-5));
         model.Add(-5);
         Assert.Equal(model, Walk(loaded.First));
         Assert.Equal(model.Reverse(), WalkDown(loaded, loaded.Last()));
@@ -64,15 +65,15 @@ public sealed class SkipListTests
     public async Task Readers_WhileTheWriterAddsAndRemoves_WalkInOrderAndAlwaysSeeTheItemsThatStay()
     {
         // Even items stay for the whole test; odd ones come and go while readers walk.
-        var list = new SkipList<int>(Comparer<int>.Default);
+        var list = new SkipList<Item>(Item.Order);
         var stay = Enumerable.Range(0, 5_000).Select(i => i * 2).ToList();
-        list.Load(stay);
+        list.Load(stay.Select(x => new Item(x)).ToList());
 
         using var stop = new CancellationTokenSource();
         var writer = Task.Run(() =>
         {
             var random = new Random(7);
-            var present = new Dictionary<int, SkipList<int>.Node>();
+            var present = new Dictionary<int, Item>();
             while (!stop.IsCancellationRequested)
             {
                 var odd = (random.Next(5_000) * 2) + 1;
@@ -82,7 +83,7 @@ public sealed class SkipListTests
                 }
                 else
                 {
-                    present[odd] = list.Add(odd);
+                    present[odd] = list.Add(new Item(odd));
                 }
             }
         });
@@ -119,25 +120,35 @@ public sealed class SkipListTests
         }
     }
 
-    private static List<int> WalkDown(SkipList<int> list, SkipList<int>.Node? node)
+    private static List<int> WalkDown(SkipList<Item> list, Item? node)
     {
         var items = new List<int>();
         for (; node is not null; node = list.Before(node))
         {
-            items.Add(node.Item);
+            items.Add(node.Value);
         }
 
         return items;
     }
 
-    private static List<int> Walk(SkipList<int>.Node? node)
+    private static List<int> Walk(Item? node)
     {
         var items = new List<int>();
         for (; node is not null; node = node.Next)
         {
-            items.Add(node.Item);
+            items.Add(node.Value);
         }
 
         return items;
+    }
+
+    /// <summary>An item of the list under test: a number, its own node.</summary>
+    private sealed class Item : SkipListNode<Item>
+    {
+        public static readonly IComparer<Item> Order = Comparer<Item>.Create((x, y) => x.Value.CompareTo(y.Value));
+
+        public Item(int value) => Value = value;
+
+        public int Value { get; }
     }
 }

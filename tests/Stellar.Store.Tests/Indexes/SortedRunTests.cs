@@ -109,7 +109,7 @@ public sealed class SortedRunTests
     /// <summary>An index whose keys the test gives directly, built into a run and kept like a one-key index.</summary>
     private sealed class TestIndex : OrderedIndex<int, int, string>
     {
-        private readonly Dictionary<int, (int Slot, SkipList<IndexEntry<int, int, string>>.Node? Node)> _current = new();
+        private readonly Dictionary<int, (int Slot, IndexEntry<int, int, string>? Entry)> _current = new();
 
         public TestIndex()
             : base("test", "test", Comparer<int>.Default, Comparer<int>.Default)
@@ -136,9 +136,9 @@ public sealed class SortedRunTests
         {
             if (_current.Remove(key, out var place))
             {
-                if (place.Node is { } node)
+                if (place.Entry is { } entry)
                 {
-                    End(node, version);
+                    End(entry, version);
                 }
                 else
                 {
