@@ -49,7 +49,7 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
 
     /// <summary>The records whose index key is between <paramref name="from"/> and <paramref name="to"/>, both included, lowest index key first.</summary>
     public IEnumerable<TValue> Range(TIndexKey from, TIndexKey to) =>
-        Ascending(IndexEntry<TIndexKey, TKey, TValue>.Before(from), key => _index.Order.CompareIndexKeys(key, to) <= 0);
+        Ascending(IndexEntry<TIndexKey, TKey, TValue>.Before(from), key => _index.Order.IndexKeys.Compare(key, to) <= 0);
 
     /// <summary>
     /// At most <paramref name="limit"/> records of <see cref="Range"/>(<paramref name="from"/>, <paramref name="to"/>),

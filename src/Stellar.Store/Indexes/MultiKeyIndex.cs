@@ -85,7 +85,7 @@ internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TInd
         var kept = new List<IndexEntry<TIndexKey, TKey, TValue>>(keys.Count);
         foreach (var entry in current)
         {
-            var at = keys.FindIndex(k => Order.CompareIndexKeys(k, entry.IndexKey) == 0);
+            var at = keys.FindIndex(k => Order.IndexKeys.Compare(k, entry.IndexKey) == 0);
             if (at < 0)
             {
                 End(entry, version);
@@ -119,7 +119,7 @@ internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TInd
         var keys = new List<TIndexKey>();
         foreach (var indexKey in _selector(value) ?? [])
         {
-            if (!keys.Exists(k => Order.CompareIndexKeys(k, indexKey) == 0))
+            if (!keys.Exists(k => Order.IndexKeys.Compare(k, indexKey) == 0))
             {
                 keys.Add(indexKey);
             }

@@ -10,7 +10,7 @@ internal readonly struct RunEntryOrder<TIndexKey, TKey, TValue> : IComparer<RunE
 
     public int Compare(RunEntry<TIndexKey, TKey, TValue> x, RunEntry<TIndexKey, TKey, TValue> y)
     {
-        var byIndexKey = _order.CompareIndexKeys(x.IndexKey, y.IndexKey);
-        return byIndexKey != 0 ? byIndexKey : _order.CompareKeys(x.Key, y.Key);
+        var byIndexKey = _order.IndexKeys.Compare(x.IndexKey, y.IndexKey);
+        return byIndexKey != 0 ? byIndexKey : _order.Keys.Compare(x.Key, y.Key);
     }
 }

@@ -32,7 +32,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
         // A null index key is no key: like SQL's unique constraints, records without one never clash.
         var claims = !deleted && indexKey is not null;
         var (hadKey, hadIndexKey) = KeyOf(key);
-        if (claims && !(hadKey && Order.CompareIndexKeys(hadIndexKey, indexKey) == 0) && Holder(indexKey, key) is { } holder)
+        if (claims && !(hadKey && Order.IndexKeys.Compare(hadIndexKey, indexKey) == 0) && Holder(indexKey, key) is { } holder)
         {
             var rejection = new UniqueConstraintException(Collection, Name, indexKey, key, holder.Key);
             return holder.Position >= partStart ? new Actors.RoundConflictException(rejection) : rejection;
@@ -107,7 +107,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
         // The stored record with the index key: its current entry, the one no version has ended, in the run or the list.
         var run = Run;
         for (var slot = run.LowerBound(IndexEntry<TIndexKey, TKey, TValue>.Before(indexKey), Order);
-             slot < run.Count && Order.CompareIndexKeys(run.IndexKeyAt(slot), indexKey) == 0;
+             slot < run.Count && Order.IndexKeys.Compare(run.IndexKeyAt(slot), indexKey) == 0;
              slot++)
         {
             if (run.UntilAt(slot) == long.MaxValue && !Same(run.KeyAt(slot), key) && Has(run.KeyAt(slot), indexKey))
@@ -117,7 +117,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
         }
 
         for (var node = Entries.FirstAtOrAfter(IndexEntry<TIndexKey, TKey, TValue>.Before(indexKey));
-             node is not null && Order.CompareIndexKeys(node.IndexKey, indexKey) == 0;
+             node is not null && Order.IndexKeys.Compare(node.IndexKey, indexKey) == 0;
              node = node.Next)
         {
             if (node.Until == long.MaxValue && !Same(node.Key, key) && Has(node.Key, indexKey))
@@ -130,7 +130,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
     }
 
     /// <summary>Whether record <paramref name="key"/> has <paramref name="indexKey"/> once the staged group commits.</summary>
-    private bool Has(TKey key, TIndexKey indexKey) => KeyOf(key) is (true, var held) && Order.CompareIndexKeys(held, indexKey) == 0;
+    private bool Has(TKey key, TIndexKey indexKey) => KeyOf(key) is (true, var held) && Order.IndexKeys.Compare(held, indexKey) == 0;
 
     private bool Same(TKey a, TKey b) => _current.Comparer.Equals(a, b);
 
@@ -149,7 +149,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
                 continue;
             }
 
-            if (holder is { } held && Order.CompareIndexKeys(held.IndexKey, entry.IndexKey) == 0)
+            if (holder is { } held && Order.IndexKeys.Compare(held.IndexKey, entry.IndexKey) == 0)
             {
                 return new UniqueConstraintException(Collection, Name, entry.IndexKey, entry.Key, held.Key);
             }

@@ -113,7 +113,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         ref var current = ref CollectionsMarshal.GetValueRefOrAddDefault(_current, key, out var exists);
         if (exists)
         {
-            if (Order.CompareIndexKeys(current.IndexKey(Run), indexKey) == 0)
+            if (Order.IndexKeys.Compare(current.IndexKey(Run), indexKey) == 0)
             {
                 // Same index key: the entry stays, and leads to the new version, whose chain holds the older ones.
                 if (current.Entry is { } listed)

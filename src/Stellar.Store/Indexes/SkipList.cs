@@ -32,7 +32,7 @@ internal sealed class SkipList<T>
     private readonly Head _head = new();
 
     /// <summary>Writer only: each level's last node before the item being added.</summary>
-    private readonly SkipListNode<T>[] _update = new SkipListNode<T>[MaxLevel];
+    private readonly SkipListNode<T>.Link[] _update = new SkipListNode<T>.Link[MaxLevel];
 
     /// <summary>Writer only: the state of the level generator (xorshift).</summary>
     private uint _random = 2463534242;
@@ -87,8 +87,8 @@ internal sealed class SkipList<T>
     public void Load(IReadOnlyList<T> sorted)
     {
         Debug.Assert(_count == 0, "a load fills an empty set");
-        var last = new SkipListNode<T>[MaxLevel];
-        Array.Fill(last, _head);
+        var last = new SkipListNode<T>.Link[MaxLevel];
+        Array.Fill(last, new SkipListNode<T>.Link { Node = _head });
         for (var i = 0; i < sorted.Count; i++)
         {
             Debug.Assert(i == 0 || _comparer.Compare(sorted[i - 1], sorted[i]) < 0, "loaded items are distinct and in order");
@@ -97,9 +97,10 @@ internal sealed class SkipList<T>
             node.Stand(RandomLevel());
             for (var level = 0; level < node.Height; level++)
             {
-                node.Init(level, next: null, previous: last[level]);
-                last[level].Init(level, node, last[level].PreviousAt(level));
-                last[level] = node;
+                var before = last[level].Node!;
+                node.Init(level, next: null, previous: before);
+                before.Init(level, node, before.PreviousAt(level));
+                last[level].Node = node;
             }
 
             _level = Math.Max(_level, node.Height);
@@ -121,28 +122,28 @@ internal sealed class SkipList<T>
                 node = next;
             }
 
-            update[level] = node;
+            update[level].Node = node;
         }
 
         Debug.Assert(node.Next is not { } same || _comparer.Compare(same, item) != 0, "an item is added once");
         var height = RandomLevel();
         for (var level = _level; level < height; level++)
         {
-            update[level] = _head;
+            update[level].Node = _head;
         }
 
         var added = item;
         added.Stand(height);
         for (var level = 0; level < height; level++)
         {
-            added.Init(level, update[level].NextAt(level), update[level]);
+            added.Init(level, update[level].Node!.NextAt(level), update[level].Node);
         }
 
         // Lowest level first: a reader that meets the node at any level can walk on from it at level 0. The backward
         // links follow.
         for (var level = 0; level < height; level++)
         {
-            update[level].LinkNext(level, added);
+            update[level].Node!.LinkNext(level, added);
         }
 
         for (var level = 0; level < height; level++)

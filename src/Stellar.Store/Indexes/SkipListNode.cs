@@ -17,7 +17,7 @@ internal abstract class SkipListNode<T>
     where T : SkipListNode<T>
 {
     /// <summary>For levels 1 and up: at <c>2 * (level - 1)</c> the next node, at <c>2 * (level - 1) + 1</c> the previous one.</summary>
-    private SkipListNode<T>?[]? _upper;
+    private Link[]? _upper;
     private SkipListNode<T>? _next;
 
     /// <summary>The node before this one at level 0; the list's head before the first.</summary>
@@ -29,16 +29,16 @@ internal abstract class SkipListNode<T>
     /// <summary>The item after this one in order, or null.</summary>
     public T? Next => Unsafe.As<T?>(Volatile.Read(ref _next));
 
-    internal SkipListNode<T>? NextAt(int level) => level == 0 ? Volatile.Read(ref _next) : Volatile.Read(ref _upper![2 * (level - 1)]);
+    internal SkipListNode<T>? NextAt(int level) => level == 0 ? Volatile.Read(ref _next) : Volatile.Read(ref _upper![2 * (level - 1)].Node);
 
     /// <summary>The node before this one at <paramref name="level"/>; the list's head before the first.</summary>
-    internal SkipListNode<T>? PreviousAt(int level) => level == 0 ? Volatile.Read(ref _previous) : Volatile.Read(ref _upper![(2 * (level - 1)) + 1]);
+    internal SkipListNode<T>? PreviousAt(int level) => level == 0 ? Volatile.Read(ref _previous) : Volatile.Read(ref _upper![(2 * (level - 1)) + 1].Node);
 
     /// <summary>Writer only, before any reader can reach the node: it will stand on <paramref name="height"/> levels.</summary>
     internal void Stand(int height)
     {
         Height = height;
-        _upper = height > 1 ? new SkipListNode<T>?[2 * (height - 1)] : null;
+        _upper = height > 1 ? new Link[2 * (height - 1)] : null;
     }
 
     /// <summary>Without a release, while no reader can reach the node: its links at <paramref name="level"/>.</summary>
@@ -51,8 +51,8 @@ internal abstract class SkipListNode<T>
             return;
         }
 
-        _upper![2 * (level - 1)] = next;
-        _upper[(2 * (level - 1)) + 1] = previous;
+        _upper![2 * (level - 1)].Node = next;
+        _upper[(2 * (level - 1)) + 1].Node = previous;
     }
 
     /// <summary>Writer only: makes <paramref name="next"/> the successor at <paramref name="level"/>, visible to readers.</summary>
@@ -64,7 +64,7 @@ internal abstract class SkipListNode<T>
         }
         else
         {
-            Volatile.Write(ref _upper![2 * (level - 1)], next);
+            Volatile.Write(ref _upper![2 * (level - 1)].Node, next);
         }
     }
 
@@ -77,7 +77,16 @@ internal abstract class SkipListNode<T>
         }
         else
         {
-            Volatile.Write(ref _upper![(2 * (level - 1)) + 1], previous);
+            Volatile.Write(ref _upper![(2 * (level - 1)) + 1].Node, previous);
         }
+    }
+
+    /// <summary>
+    /// A link to a node, in an array: an array of a struct, unlike one of a class that is not sealed, is written and
+    /// referred to without the runtime's check of each element's type.
+    /// </summary>
+    internal struct Link
+    {
+        public SkipListNode<T>? Node;
     }
 }

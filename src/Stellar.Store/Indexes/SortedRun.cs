@@ -79,7 +79,7 @@ internal sealed class SortedRun<TIndexKey, TKey, TValue>
     /// </summary>
     public int Compare(int slot, IndexEntry<TIndexKey, TKey, TValue> entry, IndexEntryComparer<TIndexKey, TKey, TValue> order)
     {
-        var byIndexKey = order.CompareIndexKeys(_entries[slot].IndexKey, entry.IndexKey);
+        var byIndexKey = order.IndexKeys.Compare(_entries[slot].IndexKey, entry.IndexKey);
         if (byIndexKey != 0)
         {
             return byIndexKey;
@@ -91,7 +91,7 @@ internal sealed class SortedRun<TIndexKey, TKey, TValue>
         }
 
         // Same record: an entry of the list started after the build, and a probe after the record (1) is after it too.
-        var byKey = order.CompareKeys(_entries[slot].Key, entry.Key);
+        var byKey = order.Keys.Compare(_entries[slot].Key, entry.Key);
         return byKey != 0 ? byKey : -1;
     }
 
