@@ -1,0 +1,106 @@
+using Akka.Actor;
+using Akka.Configuration;
+using Akka.Persistence;
+using Akka.Persistence.Snapshot;
+using Stellar.Store.Persistence.Records;
+using Stellar.Store.Persistence.Storage;
+
+namespace Stellar.Store.Persistence;
+
+/// <summary>
+/// An Akka.Persistence snapshot store on a Stellar.Store store (plugin id <c>akka.persistence.snapshot-store.stellar</c>;
+/// see docs/persistence.md). A snapshot is one record under (persistence id, sequence number); saving at a sequence
+/// number that has one replaces it; a delete by criteria is one atomic batch.
+/// </summary>
+/// <remarks>
+/// <para>What is durable when a save is acknowledged (<c>SaveSnapshotSuccess</c>): the store's <see cref="Durability"/>,
+/// from the plugin's <c>durability</c> setting, as for the journal. Snapshots larger than the store's
+/// <c>LargeValueThreshold</c> are not kept in memory; a load reads them from disk.</para>
+/// <para>Thread safety: an actor; Akka.Persistence calls it.</para>
+/// </remarks>
+public sealed class StellarSnapshotStore : SnapshotStore
+{
+    private readonly PluginSettings _settings;
+    private Task<StoreLease>? _lease;
+    private Task<SnapshotLog>? _log;
+
+    /// <summary>Made by Akka.Persistence with the plugin's configuration block.</summary>
+    /// <exception cref="ConfigurationException">A setting is missing or wrong; the message names it.</exception>
+    public StellarSnapshotStore(Config config)
+    {
+        StellarPersistence.InjectDefaults(Context.System);
+        ArgumentNullException.ThrowIfNull(config);
+        _settings = PluginSettings.From(
+            config.WithFallback(StellarPersistence.DefaultConfiguration().GetConfig(StellarPersistence.SnapshotStorePluginId)),
+            StellarPersistence.SnapshotStorePluginId);
+    }
+
+    /// <inheritdoc />
+    protected override void PreStart()
+    {
+        base.PreStart();
+        _lease = SharedStores.AcquireAsync(Context.System, _settings, StellarPersistence.SnapshotStorePluginId);
+        var collection = _settings.Collection;
+        _log = _lease.ContinueWith(t => t.Result.Store.SnapshotsAsync(collection), TaskScheduler.Default).Unwrap();
+    }
+
+    /// <inheritdoc />
+    protected override void PostStop()
+    {
+        base.PostStop();
+        _lease?.ContinueWith(t => t.IsCompletedSuccessfully ? t.Result.DisposeAsync().AsTask() : Task.CompletedTask, TaskScheduler.Default);
+    }
+
+    /// <inheritdoc />
+    protected override async Task<SelectedSnapshot?> LoadAsync(string persistenceId, SnapshotSelectionCriteria criteria, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(criteria);
+        var log = await Log().ConfigureAwait(false);
+        var selected = log.Select(persistenceId, criteria);
+        if (selected.Count == 0)
+        {
+            return null;
+        }
+
+        var latest = selected[^1];
+        var snapshot = AkkaPayloads.Deserialize(Context.System, latest.Payload, latest.SerializerId, latest.SerializerManifest);
+        return new SelectedSnapshot(new SnapshotMetadata(latest.PersistenceId, latest.SequenceNr, new DateTime(latest.Timestamp, DateTimeKind.Utc)), snapshot);
+    }
+
+    /// <inheritdoc />
+    protected override async Task SaveAsync(SnapshotMetadata metadata, object snapshot, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(metadata);
+        ArgumentNullException.ThrowIfNull(snapshot);
+        var (bytes, serializerId, manifest) = AkkaPayloads.Serialize(Context.System, snapshot);
+        var record = new SnapshotRecord
+        {
+            PersistenceId = metadata.PersistenceId,
+            SequenceNr = metadata.SequenceNr,
+            Timestamp = metadata.Timestamp.Ticks,
+            SerializerId = serializerId,
+            SerializerManifest = manifest,
+            Payload = bytes,
+        };
+        var log = await Log().ConfigureAwait(false);
+        await log.SaveAsync(record).ConfigureAwait(false);
+    }
+
+    /// <inheritdoc />
+    protected override async Task DeleteAsync(SnapshotMetadata metadata, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(metadata);
+        var log = await Log().ConfigureAwait(false);
+        await log.DeleteAsync(metadata.PersistenceId, metadata.SequenceNr).ConfigureAwait(false);
+    }
+
+    /// <inheritdoc />
+    protected override async Task DeleteAsync(string persistenceId, SnapshotSelectionCriteria criteria, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(criteria);
+        var log = await Log().ConfigureAwait(false);
+        await log.DeleteAsync(persistenceId, criteria).ConfigureAwait(false);
+    }
+
+    private Task<SnapshotLog> Log() => _log ?? throw new InvalidOperationException("The snapshot store has not started.");
+}

@@ -1,0 +1,265 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using Stellar.Store.Persistence.Records;
+
+namespace Stellar.Store.Persistence.Storage;
+
+/// <summary>
+/// The journal's events in one collection of a store, keyed by (persistence id, sequence number), with what the
+/// journal and the read journal need beside them: the highest sequence number of each persistence id, the ordering
+/// counter, and an index of events by (tag, ordering).
+/// </summary>
+/// <remarks>
+/// <para><b>Ordering.</b> Each event gets a journal-wide ordering number. Numbers are handed out and the writes submitted
+/// to the collection under one lock, and the collection's writer commits writes in the order they were submitted, so
+/// orderings rise strictly in commit order: a reader that has seen ordering <c>n</c> has seen every committed event
+/// below it. A rejected write leaves a gap; no number is handed out twice, also across deletes (the persistence id's
+/// marker keeps the highest ordering its delete removed) and restarts (the open scans for the highest).</para>
+/// <para><b>Deletes.</b> <see cref="DeleteToAsync"/> first upserts the marker at sequence number 0, whose
+/// <see cref="JournalRecord.DeletedTo"/> hides every event up to it from replay and queries, in the same atomic batch
+/// as the first deletes; the remaining deletes follow in batches. The delete is thus atomic for every reader, and a
+/// crash between batches leaves only hidden events, which the next delete of that id removes.</para>
+/// <para>Thread safety: every member may be called from any thread.</para>
+/// </remarks>
+internal sealed class EventLog
+{
+    /// <summary>Deletes per atomic batch after the first.</summary>
+    private const int DeleteBatch = 4096;
+
+    private readonly Collection<(string, long), JournalRecord> _events;
+    private readonly CollectionIndex<(string, long), (string, long), JournalRecord> _byTag;
+    private readonly ConcurrentDictionary<string, long> _highest = new(StringComparer.Ordinal);
+    private readonly object _submitGate = new();
+    private readonly object _deleteGate = new();
+
+    /// <summary>The last delete queued: deletes run one after another (under <see cref="_deleteGate"/>).</summary>
+    private Task _lastDelete = Task.CompletedTask;
+
+    /// <summary>The last ordering handed out (written under <see cref="_submitGate"/>).</summary>
+    private long _ordering;
+
+    private EventLog(Collection<(string, long), JournalRecord> events, CollectionIndex<(string, long), (string, long), JournalRecord> byTag)
+    {
+        _events = events;
+        _byTag = byTag;
+    }
+
+    /// <summary>The collection of events, for the change feed.</summary>
+    public Collection<(string, long), JournalRecord> Events => _events;
+
+    /// <summary>The last ordering handed out: every event committed so far has an ordering at most this.</summary>
+    public long LastOrdering => Volatile.Read(ref _ordering);
+
+    /// <summary>Every persistence id that has written an event, also those whose events were all deleted.</summary>
+    public IReadOnlyList<string> PersistenceIds
+    {
+        get
+        {
+            var ids = _highest.Keys.ToList();
+            ids.Sort(StringComparer.Ordinal);
+            return ids;
+        }
+    }
+
+    /// <summary>Loads the events of <paramref name="collection"/>, declares the tag index and scans for the counters.</summary>
+    public static async Task<EventLog> OpenAsync(StellarStore store, string collection)
+    {
+        var events = await store.GetCollectionAsync<(string, long), JournalRecord>(collection, r => (r.PersistenceId, r.SequenceNr)).ConfigureAwait(false);
+        var byTag = events.IndexMany("by-tag", r => r.Tags.Count == 0 ? null : r.Tags.Select(t => (t, r.Ordering)));
+        await byTag.Ready.ConfigureAwait(false);
+        var log = new EventLog(events, byTag);
+        using var snapshot = events.Snapshot();
+        foreach (var record in snapshot.Query())
+        {
+            log.Raise(record.PersistenceId, record.IsMarker ? record.DeletedTo : record.SequenceNr);
+            log._ordering = Math.Max(log._ordering, record.Ordering);
+        }
+
+        return log;
+    }
+
+    /// <summary>The highest sequence number <paramref name="persistenceId"/> has written, deleted events included; 0 if none.</summary>
+    public long HighestSequenceNr(string persistenceId) => _highest.TryGetValue(persistenceId, out var highest) ? highest : 0;
+
+    /// <summary>Every event of <paramref name="persistenceId"/> up to this sequence number is deleted.</summary>
+    public long DeletedTo(string persistenceId) => _events.TryGet((persistenceId, 0), out var marker) ? marker.DeletedTo : 0;
+
+    /// <summary>
+    /// Writes each entry of <paramref name="writes"/> that has records as one atomic batch, all submitted at once so
+    /// that the collection's writer commits them in its groups with other callers' writes; completes with each
+    /// entry's rejection (null: stored), an entry without records keeping its own.
+    /// </summary>
+    /// <exception cref="Exception">A write failed with an uncertain outcome (the store faulted or closed): the first such failure.</exception>
+    public async Task<Exception?[]> WriteAsync(IReadOnlyList<AtomicDraft> writes)
+    {
+        var submitted = new Task?[writes.Count];
+        lock (_submitGate)
+        {
+            for (var i = 0; i < writes.Count; i++)
+            {
+                if (writes[i].Records is { } drafts)
+                {
+                    var records = new JournalRecord[drafts.Count];
+                    for (var j = 0; j < drafts.Count; j++)
+                    {
+                        records[j] = drafts[j] with { Ordering = ++_ordering };
+                    }
+
+                    submitted[i] = _events.WriteAsync(b =>
+                    {
+                        foreach (var record in records)
+                        {
+                            b.Insert(record);
+                        }
+                    });
+                }
+            }
+        }
+
+        var outcomes = new Exception?[writes.Count];
+        Exception? failure = null;
+        for (var i = 0; i < writes.Count; i++)
+        {
+            if (submitted[i] is not { } task)
+            {
+                outcomes[i] = writes[i].Rejection;
+                continue;
+            }
+
+            try
+            {
+                await task.ConfigureAwait(false);
+                var last = writes[i].Records![^1];
+                Raise(last.PersistenceId, last.SequenceNr);
+            }
+            catch (Exception e) when (IsRejection(e))
+            {
+                outcomes[i] = e;
+            }
+            catch (Exception e)
+            {
+                failure ??= e;
+            }
+        }
+
+        if (failure is not null)
+        {
+            throw failure;
+        }
+
+        return outcomes;
+    }
+
+    /// <summary>
+    /// Calls <paramref name="onEvent"/> for each event of <paramref name="persistenceId"/> from
+    /// <paramref name="from"/> to <paramref name="to"/> (both included) in sequence order, at most
+    /// <paramref name="max"/> of them; deleted events are skipped.
+    /// </summary>
+    public void Replay(string persistenceId, long from, long to, long max, Action<JournalRecord> onEvent)
+    {
+        var delivered = 0L;
+        foreach (var record in Read(persistenceId, from, Math.Min(to, HighestSequenceNr(persistenceId))))
+        {
+            if (delivered++ >= max)
+            {
+                return;
+            }
+
+            onEvent(record);
+        }
+    }
+
+    /// <summary>The events of <paramref name="persistenceId"/> from <paramref name="from"/> to <paramref name="to"/>, read lazily, deleted ones skipped.</summary>
+    public IEnumerable<JournalRecord> Read(string persistenceId, long from, long to)
+    {
+        var start = Math.Max(Math.Max(from, 1), DeletedTo(persistenceId) + 1);
+        for (var sequenceNr = start; sequenceNr <= to; sequenceNr++)
+        {
+            if (_events.TryGet((persistenceId, sequenceNr), out var record))
+            {
+                yield return record;
+            }
+            else if (sequenceNr >= HighestSequenceNr(persistenceId))
+            {
+                yield break;
+            }
+        }
+    }
+
+    /// <summary>Up to <paramref name="limit"/> events tagged <paramref name="tag"/> with orderings above <paramref name="after"/> and at most <paramref name="upTo"/>, in ordering order.</summary>
+    public IReadOnlyList<JournalRecord> ReadTagged(string tag, long after, long upTo, int limit)
+    {
+        if (after >= upTo)
+        {
+            return [];
+        }
+
+        var page = _byTag.Page((tag, after + 1), (tag, upTo), limit);
+        return page.Items.Where(r => !r.IsMarker && r.Tags.Contains(tag, StringComparer.Ordinal) && r.Ordering > after && r.SequenceNr > DeletedTo(r.PersistenceId)).ToList();
+    }
+
+    /// <summary>
+    /// Deletes every event of <paramref name="persistenceId"/> up to <paramref name="toSequenceNr"/> (clamped to the
+    /// highest written); the highest sequence number stays. Atomic for readers (see the remarks on the type).
+    /// </summary>
+    public Task DeleteToAsync(string persistenceId, long toSequenceNr)
+    {
+        lock (_deleteGate)
+        {
+            var delete = _lastDelete.ContinueWith(_ => DeleteNowAsync(persistenceId, toSequenceNr), CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default).Unwrap();
+            _lastDelete = delete.ContinueWith(_ => { }, CancellationToken.None, TaskContinuationOptions.None, TaskScheduler.Default);
+            return delete;
+        }
+    }
+
+    private async Task DeleteNowAsync(string persistenceId, long toSequenceNr)
+    {
+        var marker = _events.TryGet((persistenceId, 0), out var found) ? found : null;
+        var deletedTo = marker?.DeletedTo ?? 0;
+        var target = Math.Min(toSequenceNr, HighestSequenceNr(persistenceId));
+        // From 1, not from deletedTo: events a crash left behind an earlier delete's marker go too.
+        var doomed = new List<long>();
+        var ordering = marker?.Ordering ?? 0;
+        for (var sequenceNr = 1L; sequenceNr <= target; sequenceNr++)
+        {
+            if (_events.TryGet((persistenceId, sequenceNr), out var record))
+            {
+                doomed.Add(sequenceNr);
+                ordering = Math.Max(ordering, record.Ordering);
+            }
+        }
+
+        if (target > deletedTo)
+        {
+            var newMarker = new JournalRecord
+            {
+                PersistenceId = persistenceId,
+                SequenceNr = 0,
+                DeletedTo = target,
+                Ordering = ordering,
+                Timestamp = DateTime.UtcNow.Ticks,
+            };
+            var first = doomed.Take(DeleteBatch).ToList();
+            await _events.WriteAsync(b =>
+            {
+                b.Upsert(newMarker);
+                first.ForEach(s => b.Delete((persistenceId, s)));
+            }).ConfigureAwait(false);
+            doomed.RemoveRange(0, first.Count);
+        }
+
+        foreach (var chunk in doomed.Chunk(DeleteBatch))
+        {
+            await _events.WriteAsync(b => Array.ForEach(chunk, s => b.Delete((persistenceId, s)))).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>Whether <paramref name="e"/> says that nothing was stored (a rejection), as opposed to an uncertain outcome.</summary>
+    private static bool IsRejection(Exception e) => e is ArgumentException or DuplicateKeyException or UniqueConstraintException;
+
+    private void Raise(string persistenceId, long sequenceNr)
+    {
+        Debug.Assert(sequenceNr >= 0, "sequence numbers are not negative");
+        _highest.AddOrUpdate(persistenceId, sequenceNr, (_, old) => Math.Max(old, sequenceNr));
+    }
+}
