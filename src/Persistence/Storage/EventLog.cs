@@ -186,16 +186,23 @@ internal sealed class EventLog
         }
     }
 
-    /// <summary>Up to <paramref name="limit"/> events tagged <paramref name="tag"/> with orderings above <paramref name="after"/> and at most <paramref name="upTo"/>, in ordering order.</summary>
-    public IReadOnlyList<JournalRecord> ReadTagged(string tag, long after, long upTo, int limit)
+    /// <summary>
+    /// One page of the events tagged <paramref name="tag"/> with orderings above <paramref name="after"/> and at most
+    /// <paramref name="upTo"/>, in ordering order: up to <paramref name="limit"/> index entries, deleted events left out.
+    /// </summary>
+    public TaggedPage ReadTagged(string tag, long after, long upTo, int limit)
     {
         if (after >= upTo)
         {
-            return [];
+            return new TaggedPage([], after, More: false);
         }
 
         var page = _byTag.Page((tag, after + 1), (tag, upTo), limit);
-        return page.Items.Where(r => !r.IsMarker && r.Tags.Contains(tag, StringComparer.Ordinal) && r.Ordering > after && r.SequenceNr > DeletedTo(r.PersistenceId)).ToList();
+        var scannedTo = page.Items.Count == 0 ? after : Math.Max(after, page.Items.Max(r => r.Ordering));
+        var events = page.Items
+            .Where(r => !r.IsMarker && r.Ordering > after && r.Tags.Contains(tag, StringComparer.Ordinal) && r.SequenceNr > DeletedTo(r.PersistenceId))
+            .ToList();
+        return new TaggedPage(events, scannedTo, page.Next is not null);
     }
 
     /// <summary>

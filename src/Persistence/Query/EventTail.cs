@@ -1,0 +1,64 @@
+using Stellar.Store.Persistence.Records;
+using Stellar.Store.Persistence.Storage;
+
+namespace Stellar.Store.Persistence.Query;
+
+/// <summary>
+/// The events committed to a journal from the moment it is started, from the collection's change feed: a live
+/// query starts one, then reads what was stored before from the log, then follows the tail, skipping what it already
+/// delivered, so that no event committed in between is missed.
+/// </summary>
+/// <remarks>Thread safety: one query reads it, one call at a time.</remarks>
+internal sealed class EventTail : IAsyncDisposable
+{
+    private readonly CancellationTokenSource _stop;
+    private readonly IAsyncEnumerator<Change<(string, long), JournalRecord>> _changes;
+    private Task<bool> _next;
+
+    private EventTail(EventLog log, CancellationToken cancellationToken)
+    {
+        _stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        _changes = log.Events.Changes(ChangePosition.Now, _stop.Token).GetAsyncEnumerator(_stop.Token);
+
+        // The first move fixes the feed's start at the committed end, now; the change it waits for is read later.
+        _next = _changes.MoveNextAsync().AsTask();
+    }
+
+    /// <summary>Starts following <paramref name="log"/> from its committed end.</summary>
+    public static EventTail Start(EventLog log, CancellationToken cancellationToken) => new(log, cancellationToken);
+
+    /// <summary>The next event committed (a put of an event, not of a marker and not a delete); waits for one.</summary>
+    public async Task<JournalRecord> NextAsync()
+    {
+        while (true)
+        {
+            await _next.ConfigureAwait(false);
+            var change = _changes.Current;
+            _next = _changes.MoveNextAsync().AsTask();
+            if (change.Kind == ChangeKind.Put && change.Value is { IsMarker: false } record)
+            {
+                return record;
+            }
+        }
+    }
+
+    public async ValueTask DisposeAsync()
+    {
+        await _stop.CancelAsync().ConfigureAwait(false);
+        try
+        {
+            await _next.ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            // The tail was stopped while it waited: the end every query of it reaches.
+        }
+        catch (ObjectDisposedException)
+        {
+            // The store closed while the tail waited.
+        }
+
+        await _changes.DisposeAsync().ConfigureAwait(false);
+        _stop.Dispose();
+    }
+}

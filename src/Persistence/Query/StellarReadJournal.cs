@@ -1,0 +1,191 @@
+using System.Runtime.CompilerServices;
+using Akka;
+using Akka.Actor;
+using Akka.Configuration;
+using Akka.Persistence.Query;
+using Akka.Streams.Dsl;
+using Stellar.Store.Persistence.Records;
+using Stellar.Store.Persistence.Storage;
+
+namespace Stellar.Store.Persistence.Query;
+
+/// <summary>
+/// Akka.Persistence.Query over the events of a <see cref="StellarJournal"/> (the journal its <c>write-plugin</c>
+/// setting names, by default <c>akka.persistence.journal.stellar</c>): by persistence id, the persistence ids, and by
+/// tag (tags from a <c>Tagged</c> wrapper that an event adapter gave the event).
+/// </summary>
+/// <remarks>
+/// <para>The current queries (<c>Current...</c>) deliver what was committed when the stream started and complete. The
+/// live ones deliver that, then follow the journal's collection change feed: each event once a reader could see it,
+/// in commit order, with no polling. The offset of <see cref="EventsByTag"/> is a <see cref="Sequence"/>: the event's
+/// ordering, strictly increasing in commit order across the journal, so resuming after an offset misses nothing and
+/// repeats nothing. Only events whose writes completed are delivered; deleted events are not.</para>
+/// <para>Events are deserialized with Akka's serialization, as the journal replays them; read event adapters are not
+/// applied. The store is opened (or shared with the journal, when it has it open) at the first query, and released when
+/// the actor system terminates.</para>
+/// <para>Thread safety: every member may be called from any thread; each materialized stream is independent.</para>
+/// </remarks>
+public sealed class StellarReadJournal : IReadJournal,
+    IEventsByPersistenceIdQuery, ICurrentEventsByPersistenceIdQuery,
+    IPersistenceIdsQuery, ICurrentPersistenceIdsQuery,
+    IEventsByTagQuery, ICurrentEventsByTagQuery
+{
+    /// <summary>The read journal's plugin id: <c>ReadJournalFor&lt;StellarReadJournal&gt;(StellarReadJournal.Identifier)</c>.</summary>
+    public const string Identifier = StellarPersistence.ReadJournalPluginId;
+
+    private readonly ExtendedActorSystem _system;
+    private readonly PluginSettings _settings;
+    private readonly int _bufferSize;
+    private readonly Lazy<Task<EventLog>> _log;
+
+    /// <summary>Made by <see cref="StellarReadJournalProvider"/> with the read journal's configuration block.</summary>
+    /// <exception cref="ConfigurationException">The journal it names is not configured, or its settings are wrong.</exception>
+    public StellarReadJournal(ExtendedActorSystem system, Config config)
+    {
+        ArgumentNullException.ThrowIfNull(system);
+        ArgumentNullException.ThrowIfNull(config);
+        StellarPersistence.InjectDefaults(system);
+        var defaults = StellarPersistence.DefaultConfiguration();
+        config = config.WithFallback(defaults.GetConfig(Identifier));
+        var writePlugin = config.GetString("write-plugin", StellarPersistence.JournalPluginId);
+        var journalConfig = system.Settings.Config.GetConfig(writePlugin)
+            ?? throw new ConfigurationException($"{Identifier}.write-plugin names '{writePlugin}', which is not configured.");
+        _system = system;
+        _settings = PluginSettings.From(journalConfig.WithFallback(defaults.GetConfig(StellarPersistence.JournalPluginId)), writePlugin);
+        _bufferSize = Math.Max(1, config.GetInt("max-buffer-size", 100));
+        _log = new Lazy<Task<EventLog>>(OpenAsync);
+    }
+
+    /// <inheritdoc />
+    public Source<EventEnvelope, NotUsed> EventsByPersistenceId(string persistenceId, long fromSequenceNr, long toSequenceNr) =>
+        Source.From(() => ByPersistenceIdAsync(persistenceId, fromSequenceNr, toSequenceNr, live: true));
+
+    /// <inheritdoc />
+    public Source<EventEnvelope, NotUsed> CurrentEventsByPersistenceId(string persistenceId, long fromSequenceNr, long toSequenceNr) =>
+        Source.From(() => ByPersistenceIdAsync(persistenceId, fromSequenceNr, toSequenceNr, live: false));
+
+    /// <inheritdoc />
+    public Source<string, NotUsed> PersistenceIds() => Source.From(() => PersistenceIdsAsync(live: true));
+
+    /// <inheritdoc />
+    public Source<string, NotUsed> CurrentPersistenceIds() => Source.From(() => PersistenceIdsAsync(live: false));
+
+    /// <inheritdoc />
+    public Source<EventEnvelope, NotUsed> EventsByTag(string tag, Offset offset) =>
+        Source.From(() => ByTagAsync(tag, After(offset), live: true));
+
+    /// <inheritdoc />
+    public Source<EventEnvelope, NotUsed> CurrentEventsByTag(string tag, Offset offset) =>
+        Source.From(() => ByTagAsync(tag, After(offset), live: false));
+
+    private static long After(Offset offset) => offset switch
+    {
+        null or NoOffset => 0,
+        Sequence sequence => sequence.Value,
+        _ => throw new ArgumentException($"The Stellar read journal takes a Sequence offset or NoOffset, not {offset.GetType().Name}.", nameof(offset)),
+    };
+
+    private async IAsyncEnumerable<EventEnvelope> ByPersistenceIdAsync(string persistenceId, long from, long to, bool live, [EnumeratorCancellation] CancellationToken cancellationToken = default)
+    {
+        var log = await _log.Value.ConfigureAwait(false);
+        await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
+        var next = Math.Max(from, 1);
+        var end = live ? to : Math.Min(to, log.HighestSequenceNr(persistenceId));
+        foreach (var record in log.Read(persistenceId, next, end))
+        {
+            yield return Envelope(record);
+            next = record.SequenceNr + 1;
+        }
+
+        if (tail is null)
+        {
+            yield break;
+        }
+
+        while (next <= to)
+        {
+            var record = await tail.NextAsync().ConfigureAwait(false);
+            if (string.Equals(record.PersistenceId, persistenceId, StringComparison.Ordinal) && record.SequenceNr >= next && record.SequenceNr <= to)
+            {
+                yield return Envelope(record);
+                next = record.SequenceNr + 1;
+            }
+        }
+    }
+
+    private async IAsyncEnumerable<string> PersistenceIdsAsync(bool live, [EnumeratorCancellation] CancellationToken cancellationToken = default)
+    {
+        var log = await _log.Value.ConfigureAwait(false);
+        await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var id in log.PersistenceIds)
+        {
+            seen.Add(id);
+            yield return id;
+        }
+
+        if (tail is null)
+        {
+            yield break;
+        }
+
+        while (true)
+        {
+            var record = await tail.NextAsync().ConfigureAwait(false);
+            if (seen.Add(record.PersistenceId))
+            {
+                yield return record.PersistenceId;
+            }
+        }
+    }
+
+    private async IAsyncEnumerable<EventEnvelope> ByTagAsync(string tag, long after, bool live, [EnumeratorCancellation] CancellationToken cancellationToken = default)
+    {
+        var log = await _log.Value.ConfigureAwait(false);
+        await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
+        var upTo = log.LastOrdering;
+        var last = after;
+        while (true)
+        {
+            var page = log.ReadTagged(tag, last, upTo, _bufferSize);
+            foreach (var record in page.Events)
+            {
+                yield return Envelope(record);
+            }
+
+            last = Math.Max(last, page.ScannedTo);
+            if (!page.More)
+            {
+                break;
+            }
+        }
+
+        if (tail is null)
+        {
+            yield break;
+        }
+
+        while (true)
+        {
+            var record = await tail.NextAsync().ConfigureAwait(false);
+            if (record.Ordering > last && record.Tags.Contains(tag, StringComparer.Ordinal))
+            {
+                yield return Envelope(record);
+                last = record.Ordering;
+            }
+        }
+    }
+
+    private EventEnvelope Envelope(JournalRecord record)
+    {
+        var payload = AkkaPayloads.Deserialize(_system, record.Payload, record.SerializerId, record.SerializerManifest);
+        return new EventEnvelope(new Sequence(record.Ordering), record.PersistenceId, record.SequenceNr, payload, record.Timestamp, [.. record.Tags]);
+    }
+
+    private async Task<EventLog> OpenAsync()
+    {
+        var lease = await SharedStores.AcquireAsync(_system, _settings, Identifier).ConfigureAwait(false);
+        _system.RegisterOnTermination(() => lease.DisposeAsync().AsTask().GetAwaiter().GetResult());
+        return await lease.Store.EventsAsync(_settings.Collection).ConfigureAwait(false);
+    }
+}
