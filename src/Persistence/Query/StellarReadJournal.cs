@@ -3,6 +3,7 @@ using Akka;
 using Akka.Actor;
 using Akka.Configuration;
 using Akka.Persistence.Query;
+using Akka.Streams;
 using Akka.Streams.Dsl;
 using Stellar.Store.Persistence.Records;
 using Stellar.Store.Persistence.Storage;
@@ -58,25 +59,31 @@ public sealed class StellarReadJournal : IReadJournal,
 
     /// <inheritdoc />
     public Source<EventEnvelope, NotUsed> EventsByPersistenceId(string persistenceId, long fromSequenceNr, long toSequenceNr) =>
-        Source.From(() => ByPersistenceIdAsync(persistenceId, fromSequenceNr, toSequenceNr, live: true));
+        Buffered(Source.From(() => ByPersistenceIdAsync(persistenceId, fromSequenceNr, toSequenceNr, live: true)));
 
     /// <inheritdoc />
     public Source<EventEnvelope, NotUsed> CurrentEventsByPersistenceId(string persistenceId, long fromSequenceNr, long toSequenceNr) =>
-        Source.From(() => ByPersistenceIdAsync(persistenceId, fromSequenceNr, toSequenceNr, live: false));
+        Buffered(Source.From(() => ByPersistenceIdAsync(persistenceId, fromSequenceNr, toSequenceNr, live: false)));
 
     /// <inheritdoc />
-    public Source<string, NotUsed> PersistenceIds() => Source.From(() => PersistenceIdsAsync(live: true));
+    public Source<string, NotUsed> PersistenceIds() => Buffered(Source.From(() => PersistenceIdsAsync(live: true)));
 
     /// <inheritdoc />
-    public Source<string, NotUsed> CurrentPersistenceIds() => Source.From(() => PersistenceIdsAsync(live: false));
+    public Source<string, NotUsed> CurrentPersistenceIds() => Buffered(Source.From(() => PersistenceIdsAsync(live: false)));
 
     /// <inheritdoc />
     public Source<EventEnvelope, NotUsed> EventsByTag(string tag, Offset offset) =>
-        Source.From(() => ByTagAsync(tag, After(offset), live: true));
+        Buffered(Source.From(() => ByTagAsync(tag, After(offset), live: true)));
 
     /// <inheritdoc />
     public Source<EventEnvelope, NotUsed> CurrentEventsByTag(string tag, Offset offset) =>
-        Source.From(() => ByTagAsync(tag, After(offset), live: false));
+        Buffered(Source.From(() => ByTagAsync(tag, After(offset), live: false)));
+
+    /// <summary>
+    /// Reads up to <c>max-buffer-size</c> elements ahead of demand, so that a query that has no more to give completes
+    /// when its last element is delivered rather than at the next request.
+    /// </summary>
+    private Source<T, NotUsed> Buffered<T>(Source<T, NotUsed> source) => source.Buffer(_bufferSize, OverflowStrategy.Backpressure);
 
     private static long After(Offset offset) => offset switch
     {
