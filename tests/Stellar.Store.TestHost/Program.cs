@@ -7,7 +7,8 @@ namespace Stellar.Store.TestHost;
 /// <see cref="WriteVerb"/>); <c>units &lt;dir&gt; ...</c> writes seeded units across collections until killed (see
 /// <see cref="UnitsVerb"/>); <c>fixture &lt;dir&gt; plain|encrypted</c> writes a format fixture store (see
 /// <see cref="FixtureVerb"/>); <c>fixture-units &lt;dir&gt;</c> writes the units fixture store (see
-/// <see cref="FixtureUnitsVerb"/>). Verbs report progress as single lines on standard output, which the parent reads,
+/// <see cref="FixtureUnitsVerb"/>); <c>persist &lt;dir&gt; &lt;actors&gt;</c> runs persistent actors on the Stellar
+/// journal until killed (see <see cref="PersistVerb"/>). Verbs report progress as single lines on standard output, which the parent reads,
 /// and errors on standard error.
 /// </summary>
 internal static class Program
@@ -20,6 +21,7 @@ internal static class Program
         ["units"] = UnitsVerb.Run,
         ["fixture"] = FixtureVerb.Run,
         ["fixture-units"] = FixtureUnitsVerb.Run,
+        ["persist"] = PersistVerb.Run,
     };
 
     public static int Main(string[] args)
