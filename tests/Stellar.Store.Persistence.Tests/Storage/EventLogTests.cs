@@ -1,0 +1,87 @@
+using Akka.Actor;
+using Stellar.Store.Persistence.Records;
+using Stellar.Store.Persistence.Storage;
+
+namespace Stellar.Store.Persistence.Tests.Storage;
+
+/// <summary>
+/// The journal's log below the actor: the delete marker that makes a delete atomic although its deletes go in
+/// batches, and the ordering numbers, checked against the change feed's commit order.
+/// </summary>
+public sealed class EventLogTests : IAsyncLifetime
+{
+    private readonly string _directory = PluginTestConfig.NewDirectory();
+    private readonly ActorSystem _system = ActorSystem.Create("event-log-tests");
+
+    [Fact]
+    public async Task Read_WhenADeleteStoppedAfterItsMarker_HidesEveryEventUpToTheMarker()
+    {
+        await using (var lease = await AcquireAsync())
+        {
+            var log = await lease.Store.EventsAsync("akka-journal");
+            await WriteEventsAsync(log, "p", 10);
+
+            // What a crash leaves when a delete's first batch (the marker) is on disk and its later batches are not.
+            await log.Events.UpsertAsync(new JournalRecord { PersistenceId = "p", SequenceNr = 0, DeletedTo = 6 });
+
+            Assert.Equal([7L, 8L, 9L, 10L], log.Read("p", 1, 10).Select(r => r.SequenceNr));
+        }
+
+        await using (var lease = await AcquireAsync())
+        {
+            var log = await lease.Store.EventsAsync("akka-journal");
+            Assert.Equal([7L, 8L, 9L, 10L], log.Read("p", 0, long.MaxValue).Select(r => r.SequenceNr));
+            Assert.Equal(10, log.HighestSequenceNr("p"));
+
+            // The next delete removes what the interrupted one left behind, and keeps the highest number.
+            await log.DeleteToAsync("p", 8);
+            Assert.Equal([9L, 10L], log.Read("p", 0, long.MaxValue).Select(r => r.SequenceNr));
+            Assert.Equal(3, log.Events.Count); // the marker and events 9 and 10
+            Assert.Equal(10, log.HighestSequenceNr("p"));
+        }
+    }
+
+    [Fact]
+    public async Task WriteAsync_FromManyWritersAtOnce_GivesOrderingsThatRiseInCommitOrder()
+    {
+        await using var lease = await AcquireAsync();
+        var log = await lease.Store.EventsAsync("akka-journal");
+        await Task.WhenAll(Enumerable.Range(0, 16).Select(w => Task.Run(() => WriteEventsAsync(log, $"w{w}", 50))));
+
+        // The change feed delivers in commit order: the orderings it shows must rise strictly, and be all distinct.
+        using var cancel = new CancellationTokenSource(TimeSpan.FromSeconds(30));
+        var orderings = new List<long>();
+        await foreach (var change in log.Events.Changes(ChangePosition.Start, cancel.Token))
+        {
+            orderings.Add(change.Value!.Ordering);
+            if (orderings.Count == 16 * 50)
+            {
+                break;
+            }
+        }
+
+        Assert.Equal(orderings.Order(), orderings);
+        Assert.Equal(orderings.Count, orderings.Distinct().Count());
+        Assert.Equal(orderings.Max(), log.LastOrdering);
+    }
+
+    public Task InitializeAsync() => Task.CompletedTask;
+
+    public async Task DisposeAsync()
+    {
+        await _system.Terminate();
+        PluginTestConfig.Delete(_directory);
+    }
+
+    private static async Task WriteEventsAsync(EventLog log, string persistenceId, int count)
+    {
+        for (var i = 1; i <= count; i++)
+        {
+            var outcome = await log.WriteAsync([new AtomicDraft([new JournalRecord { PersistenceId = persistenceId, SequenceNr = i, Payload = [1, 2, 3] }], null)]);
+            Assert.Null(outcome[0]);
+        }
+    }
+
+    private Task<StoreLease> AcquireAsync() =>
+        SharedStores.AcquireAsync(_system, new PluginSettings(_directory, Durability.WriteThrough, Compression.Lz4, null, null, "akka-journal"), "test");
+}
