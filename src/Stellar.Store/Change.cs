@@ -1,7 +1,7 @@
 namespace Stellar.Store;
 
 /// <summary>
-/// One committed change of a collection, as its change feed delivers it (see <see cref="Collection{TKey,TValue}.Changes"/>).
+/// One committed change of a collection, as its change feed delivers it (see <see cref="Collection{TKey,TValue}.Changes(ChangePosition, CancellationToken)"/>).
 /// </summary>
 /// <remarks>Thread safety: an immutable value; <see cref="Value"/> is a new instance decoded for this change.</remarks>
 /// <typeparam name="TKey">The collection's key type.</typeparam>

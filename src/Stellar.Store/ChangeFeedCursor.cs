@@ -1,8 +1,13 @@
+using System.Runtime.CompilerServices;
+using Stellar.Store.Feed;
+
 namespace Stellar.Store;
 
 /// <summary>
 /// A named, durable consumer of a collection's change feed (see <see cref="Collection{TKey,TValue}.Feed"/>): its
-/// <see cref="Changes"/> start after the position it last acknowledged, across restarts of the store.
+/// <see cref="Changes"/> start after the position it last acknowledged, across restarts of the store. It may hold the
+/// collection's compaction back (<see cref="HoldCompactionAsync"/>), so that the history it has not acknowledged stays
+/// on disk, up to a bound.
 /// </summary>
 /// <remarks>
 /// <para>Exactly once: a consumer that processes a change and then acknowledges its position sees each change once
@@ -11,10 +16,12 @@ namespace Stellar.Store;
 /// acknowledgement completed gets the changes after its last acknowledged position again: processing that cannot be
 /// undone should be idempotent for that window. Acknowledging the position of a change whose
 /// <see cref="Change{TKey,TValue}.EndsUnit"/> is set never leaves a unit half done.</para>
-/// <para>The position is kept in the store's own collection <c>$cursors</c>, written like any record: as durable as the
-/// store's <see cref="Durability"/> promises when <see cref="AcknowledgeAsync"/> completes.</para>
+/// <para>The position and the hold are kept in the store's own collection <c>$cursors</c>, written like any record: as
+/// durable as the store's <see cref="Durability"/> promises when the task of <see cref="AcknowledgeAsync"/>,
+/// <see cref="HoldCompactionAsync"/>, <see cref="ReleaseCompactionAsync"/> or <see cref="DeleteAsync"/> completes.</para>
 /// <para>Thread safety: any thread; a cursor is meant for one consumer at a time, which acknowledges in order (an
-/// acknowledgement of a position not after the stored one is ignored, so a cursor does not move back).</para>
+/// acknowledgement of a position not after the stored one is ignored, so a cursor does not move back). Each write
+/// reads the stored record and writes it back whole, so two of them racing on one cursor may lose one's change.</para>
 /// </remarks>
 /// <typeparam name="TKey">The collection's key type.</typeparam>
 /// <typeparam name="TValue">The collection's value type.</typeparam>
@@ -22,10 +29,10 @@ public sealed class ChangeFeedCursor<TKey, TValue>
     where TKey : notnull
 {
     private readonly Collection<TKey, TValue> _collection;
-    private readonly Collection<string, (string Id, string Position)> _cursors;
+    private readonly Collection<string, FeedCursorRecord> _cursors;
     private readonly string _id;
 
-    internal ChangeFeedCursor(Collection<TKey, TValue> collection, Collection<string, (string Id, string Position)> cursors, string name)
+    internal ChangeFeedCursor(Collection<TKey, TValue> collection, Collection<string, FeedCursorRecord> cursors, string name)
     {
         _collection = collection;
         _cursors = cursors;
@@ -44,19 +51,28 @@ public sealed class ChangeFeedCursor<TKey, TValue>
         _cursors.TryGet(_id, out var stored) ? ChangePosition.Parse(stored.Position) : ChangePosition.Start;
 
     /// <summary>
+    /// The bound of the cursor's hold on compaction, as stored: the most bytes of shard files the hold may keep from
+    /// compaction (see <see cref="HoldCompactionAsync"/>); null when the cursor holds nothing. Never blocks.
+    /// </summary>
+    public long? MaxHeldBytes => _cursors.TryGet(_id, out var stored) ? stored.HoldBytes : null;
+
+    /// <summary>
     /// The collection's changes after <see cref="Position"/> as it is at this call, then each later one,
-    /// as <see cref="Collection{TKey,TValue}.Changes"/> delivers them. Reading acknowledges nothing.
+    /// as <see cref="Collection{TKey,TValue}.Changes(ChangePosition, CancellationToken)"/> delivers them. Reading
+    /// acknowledges nothing.
     /// </summary>
     /// <exception cref="ChangeFeedPositionUnavailableException">
-    /// Thrown by the enumeration when a compaction replaced the changes after the acknowledged position.
+    /// Thrown by the enumeration when a compaction replaced the changes after the acknowledged position (the cursor held
+    /// no compaction, or its hold passed its bound); it names the cursor and the oldest position available.
+    /// Acknowledging <see cref="ChangeFeedPositionUnavailableException.Oldest"/> resumes from there.
     /// </exception>
     public IAsyncEnumerable<Change<TKey, TValue>> Changes(CancellationToken cancellationToken = default) =>
-        _collection.Changes(Position, cancellationToken);
+        NamingThisCursor(_collection.Changes(Position, cancellationToken), cancellationToken);
 
     /// <summary>
     /// Records <paramref name="position"/> (a delivered change's <see cref="Change{TKey,TValue}.Position"/>) as the
     /// point after which the next <see cref="Changes"/> starts. When the task completes the position is as durable as
-    /// the store's mode promises; a position not after the stored one changes nothing.
+    /// the store's mode promises; a position not after the stored one changes nothing. A hold is kept as it is.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="position"/> is <see cref="ChangePosition.Now"/>.</exception>
     public async Task AcknowledgeAsync(ChangePosition position, CancellationToken cancellationToken = default)
@@ -68,7 +84,70 @@ public sealed class ChangeFeedCursor<TKey, TValue>
 
         if (position > Position)
         {
-            await _cursors.UpsertAsync((_id, position.ToString()), cancellationToken).ConfigureAwait(false);
+            await _cursors.UpsertAsync(new FeedCursorRecord(_id, position.ToString(), MaxHeldBytes), cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>
+    /// Makes the collection's compaction keep the history after this cursor's position, so that its consumer reads every
+    /// change even when it lags behind compactions: a compaction replaces only shards whose every change the cursor
+    /// acknowledged (all of the history while it stands at <see cref="ChangePosition.Start"/> or in a compaction's
+    /// snapshot). Bounded: when the shard files from the one holding the cursor's position to the newest come to more
+    /// than <paramref name="maxHeldBytes"/>, a compaction goes on as if the cursor held nothing, and the cursor's next
+    /// <see cref="Changes"/> throws <see cref="ChangeFeedPositionUnavailableException"/> if it replaced the cursor's
+    /// position. Replaces an earlier bound.
+    /// </summary>
+    /// <remarks>
+    /// The hold is stored with the cursor, as durable as the store's mode promises when the task completes, and holds
+    /// every compaction that begins after that, across restarts, until <see cref="ReleaseCompactionAsync"/> or
+    /// <see cref="DeleteAsync"/>; a compaction already running may still replace history after the position.
+    /// </remarks>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxHeldBytes"/> is not positive.</exception>
+    public async Task HoldCompactionAsync(long maxHeldBytes, CancellationToken cancellationToken = default)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(maxHeldBytes);
+        await _cursors.UpsertAsync(new FeedCursorRecord(_id, Position.ToString(), maxHeldBytes), cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Ends the cursor's hold on compaction (see <see cref="HoldCompactionAsync"/>), keeping its position: compactions
+    /// that begin after the task completes may replace history it has not acknowledged. Does nothing when it holds none.
+    /// </summary>
+    public async Task ReleaseCompactionAsync(CancellationToken cancellationToken = default)
+    {
+        if (_cursors.TryGet(_id, out var stored) && stored.HoldBytes is not null)
+        {
+            await _cursors.UpsertAsync(stored with { HoldBytes = null }, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    /// <summary>
+    /// Removes the cursor from the store: its position and its hold on compaction. When the task completes that is as
+    /// durable as the store's mode promises; the name then stands for a new cursor at <see cref="ChangePosition.Start"/>.
+    /// Returns whether there was a stored cursor to remove.
+    /// </summary>
+    public Task<bool> DeleteAsync(CancellationToken cancellationToken = default) => _cursors.DeleteAsync(_id, cancellationToken);
+
+    /// <summary>The changes of a feed from this cursor's position, with this cursor named in an unavailable position's exception.</summary>
+    private async IAsyncEnumerable<Change<TKey, TValue>> NamingThisCursor(IAsyncEnumerable<Change<TKey, TValue>> changes,
+        [EnumeratorCancellation] CancellationToken cancellationToken)
+    {
+        await using var reading = changes.GetAsyncEnumerator(cancellationToken);
+        while (true)
+        {
+            try
+            {
+                if (!await reading.MoveNextAsync().ConfigureAwait(false))
+                {
+                    yield break;
+                }
+            }
+            catch (ChangeFeedPositionUnavailableException e) when (e.Cursor is null)
+            {
+                throw new ChangeFeedPositionUnavailableException(e.Collection, Name, e.Requested, e.Oldest);
+            }
+
+            yield return reading.Current;
         }
     }
 }

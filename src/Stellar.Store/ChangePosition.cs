@@ -4,7 +4,7 @@ using System.Globalization;
 namespace Stellar.Store;
 
 /// <summary>
-/// A point in a collection's change feed, between two changes: <see cref="Collection{TKey,TValue}.Changes"/> from a
+/// A point in a collection's change feed, between two changes: <see cref="Collection{TKey,TValue}.Changes(ChangePosition, CancellationToken)"/> from a
 /// position delivers every committed change after it. Each <see cref="Change{TKey,TValue}"/> carries the position
 /// just after itself, so a consumer that stores the position of the last change it processed resumes with the next.
 /// </summary>

@@ -35,9 +35,31 @@ public sealed partial class Collection<TKey, TValue>
     }
 
     /// <summary>
+    /// The committed changes after the position the named cursor <paramref name="cursorName"/> last acknowledged (see
+    /// <see cref="Feed"/>), in commit order, then each later one, until <paramref name="cancellationToken"/> is
+    /// cancelled: the same as <c>Feed(cursorName).Changes(cancellationToken)</c>. The position is read at this call;
+    /// reading acknowledges nothing (<see cref="ChangeFeedCursor{TKey,TValue}.AcknowledgeAsync"/> does). A cursor never
+    /// acknowledged starts at <see cref="ChangePosition.Start"/>.
+    /// </summary>
+    /// <remarks>
+    /// Delivers as <see cref="Changes(ChangePosition, CancellationToken)"/> does. Thread safety: any thread; any number
+    /// of enumerations may run at once. Nothing is written by reading.
+    /// </remarks>
+    /// <exception cref="ArgumentException"><paramref name="cursorName"/> is empty, or longer than 128 characters.</exception>
+    /// <exception cref="InvalidOperationException">The store was opened read-only (a checkpoint): it keeps no cursors.</exception>
+    /// <exception cref="ChangeFeedPositionUnavailableException">
+    /// Thrown by the enumeration when a compaction replaced the changes after the cursor's position; it names the cursor
+    /// and the oldest position available.
+    /// </exception>
+    public IAsyncEnumerable<Change<TKey, TValue>> Changes(string cursorName, CancellationToken cancellationToken = default) =>
+        Feed(cursorName).Changes(cancellationToken);
+
+    /// <summary>
     /// The named, durable cursor <paramref name="name"/> of this collection's change feed: its consumer reads
     /// <see cref="ChangeFeedCursor{TKey,TValue}.Changes"/> and acknowledges what it processed, and resumes there after a
-    /// restart. Cursors are kept in the store's own collection <c>$cursors</c>, made at the first call.
+    /// restart; it may hold the collection's compaction back, bounded (see
+    /// <see cref="ChangeFeedCursor{TKey,TValue}.HoldCompactionAsync"/>). Cursors are kept in the store's own collection
+    /// <c>$cursors</c>, made at the first call.
     /// </summary>
     /// <remarks>Thread safety: any thread; every call with one name works on the same stored position.</remarks>
     /// <exception cref="ArgumentException"><paramref name="name"/> is empty, or longer than 128 characters.</exception>

@@ -21,7 +21,7 @@ internal interface IStoreContext
 
     /// <summary>
     /// The store's own collection of change feed cursors (loaded, or made, at first use): for each cursor, keyed
-    /// <c>collection/cursor</c>, the position its consumer acknowledged, in its text form.
+    /// <c>collection/cursor</c>, the position its consumer acknowledged, in its text form, and its hold on compaction.
     /// </summary>
-    Collection<string, (string Id, string Position)> FeedCursors();
+    Collection<string, Feed.FeedCursorRecord> FeedCursors();
 }

@@ -7,6 +7,7 @@ using Stellar.Store.Actors;
 using Stellar.Store.Codecs;
 using Stellar.Store.Diagnostics;
 using Stellar.Store.Engine;
+using Stellar.Store.Feed;
 using Stellar.Store.Format;
 using Stellar.Store.Indexes;
 using Stellar.Store.Shards;
@@ -507,8 +508,36 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     void IStoreContext.ThrowIfDisposed() => ThrowIfDisposed();
 
     /// <inheritdoc />
-    Collection<string, (string Id, string Position)> IStoreContext.FeedCursors() =>
-        Open<string, (string Id, string Position)>(CollectionName.FeedCursors, cursor => cursor.Id);
+    Collection<string, FeedCursorRecord> IStoreContext.FeedCursors() => FeedCursors();
+
+    /// <summary>
+    /// The store's collection of cursors, loaded (or made) at first use. Records stored as <c>(string, string)</c> tuples,
+    /// before cursors could hold compaction, are the same bytes as a record without a hold: the collection is recorded
+    /// with the type that reads both.
+    /// </summary>
+    private Collection<string, FeedCursorRecord> FeedCursors()
+    {
+        _manifest.RetypeValues(CollectionName.FeedCursors, TypeName<(string Id, string Position)>(), TypeName<FeedCursorRecord>());
+        return Open<string, FeedCursorRecord>(CollectionName.FeedCursors, cursor => cursor.Id);
+    }
+
+    /// <summary>
+    /// The holds of collection <paramref name="name"/>'s named cursors on its compaction, as stored now: none for the
+    /// store's own collections, or when the store has never kept a cursor (its manifest lists no <c>$cursors</c>).
+    /// Loads the cursors when they are not loaded yet, so a hold works from the open on, before its consumer starts.
+    /// </summary>
+    private List<CompactionHold> CompactionHolds(string name)
+    {
+        if (IsReadOnly || !CollectionName.IsValid(name) || !_manifest.Collections.Any(c => c.Name == CollectionName.FeedCursors))
+        {
+            return [];
+        }
+
+        var prefix = name + "/";
+        return FeedCursors().Query(c => c.HoldBytes != null && c.Id.StartsWith(prefix, StringComparison.Ordinal))
+            .Select(c => new CompactionHold(c.Id[prefix.Length..], ChangePosition.Parse(c.Position), c.HoldBytes!.Value))
+            .ToList();
+    }
 
     private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(IsDisposed, this);
 
@@ -603,7 +632,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         var status = new WriterStatus(chain.Diagnostics.Faulted);
         var writer = await _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes, status), TimeSpan.FromSeconds(30)).ConfigureAwait(false);
         var handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
-        var compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync));
+        var compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync, () => CompactionHolds(name)));
         engine.CompactionWanted = compactor.StartAutomatic;
         engine.Map.Released = compactor.RequestRelease;
         var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using Stellar.Store.Actors;
+using Stellar.Store.Shards;
 
 namespace Stellar.Store.Engine;
 
@@ -14,17 +15,21 @@ internal sealed class CompactionDriver<TKey, TValue> : ICompactionTarget
     private readonly CollectionEngine<TKey, TValue> _engine;
     private readonly WriterHandle<CollectionWrite<TKey, TValue>, bool> _writer;
     private readonly Func<Task> _decisionsDurable;
+    private readonly Func<IReadOnlyList<CompactionHold>> _holds;
 
     /// <param name="engine">The collection's engine.</param>
     /// <param name="writer">The collection's writer.</param>
     /// <param name="decisionsDurable">
     /// Makes every decision of a cross-collection round recorded so far durable on the device (the unit log's flush).
     /// </param>
-    public CompactionDriver(CollectionEngine<TKey, TValue> engine, WriterHandle<CollectionWrite<TKey, TValue>, bool> writer, Func<Task> decisionsDurable)
+    /// <param name="holds">The holds of the collection's named cursors on its compaction, as stored now.</param>
+    public CompactionDriver(CollectionEngine<TKey, TValue> engine, WriterHandle<CollectionWrite<TKey, TValue>, bool> writer, Func<Task> decisionsDurable,
+        Func<IReadOnlyList<CompactionHold>> holds)
     {
         _engine = engine;
         _writer = writer;
         _decisionsDurable = decisionsDurable;
+        _holds = holds;
     }
 
     /// <summary>
@@ -38,10 +43,17 @@ internal sealed class CompactionDriver<TKey, TValue> : ICompactionTarget
         var started = Stopwatch.GetTimestamp();
         try
         {
-            var run = new CompactionRun<TKey, TValue>();
+            // Read before the begin: a cursor only moves forward, so holds read earlier keep at least what they keep now.
+            var run = new CompactionRun<TKey, TValue> { Holds = _holds() };
             await _writer.SubmitAsync(new CompactionStep<TKey, TValue>(run, begin: true), cancellationToken).ConfigureAwait(false);
             if (!run.HasWork)
             {
+                if (run.Held)
+                {
+                    // The garbage is history a cursor still needs: wait for more before trying again on its own.
+                    _engine.Ledger.DeferAutoCompaction();
+                }
+
                 return;
             }
 

@@ -1,4 +1,5 @@
 using Stellar.Store.Format;
+using Stellar.Store.Shards;
 
 namespace Stellar.Store.Engine;
 
@@ -8,7 +9,10 @@ namespace Stellar.Store.Engine;
 /// </summary>
 internal sealed class CompactionRun<TKey, TValue>
 {
-    /// <summary>The shards being compacted, a prefix of the chain: every shard that held blocks at begin.</summary>
+    /// <summary>
+    /// The shards being compacted, a prefix of the chain: every shard that held blocks at begin, or, while a cursor holds
+    /// compaction (<see cref="Holds"/>), only the shards wholly before what every holding cursor acknowledged.
+    /// </summary>
     public uint[] Prefix { get; set; } = [];
 
     /// <summary>Fresh shard ids, durable in the manifest, for the output.</summary>
@@ -20,7 +24,10 @@ internal sealed class CompactionRun<TKey, TValue>
     /// <summary>What the manifest records of each output shard: salt, first and last sequence, sealed length.</summary>
     public Dictionary<uint, ManifestShard> OutputDetails { get; } = new();
 
-    /// <summary>The last block sequence handed out at begin: output blocks take sequences from 1 up to it.</summary>
+    /// <summary>
+    /// The last sequence the prefix replaces (the last one handed out at begin when the prefix is the whole chain):
+    /// output blocks take sequences from 1 up to it, and every block left in the chain has a higher one.
+    /// </summary>
     public ulong LastSequence { get; set; }
 
     /// <summary>The pinned version whose live records are copied.</summary>
@@ -31,6 +38,12 @@ internal sealed class CompactionRun<TKey, TValue>
 
     /// <summary>The writer tried the manifest swap: from then on no output file may ever be deleted by this run.</summary>
     public bool SwapAttempted { get; set; }
+
+    /// <summary>The holds of named cursors, read before the begin: what the begin may not compact.</summary>
+    public IReadOnlyList<CompactionHold> Holds { get; set; } = [];
+
+    /// <summary>Whether a hold kept history from this run that it would otherwise have compacted.</summary>
+    public bool Held { get; set; }
 
     /// <summary>Whether there is anything to compact.</summary>
     public bool HasWork => Prefix.Length > 0;

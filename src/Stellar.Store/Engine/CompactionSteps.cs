@@ -105,7 +105,8 @@ internal sealed class CompactionSteps<TKey, TValue>
 
         // A failure here propagates and faults the collection: the buffered bytes drained here were acknowledged
         // (Buffered mode), and the manifest replace that reserves the ids has an unknown outcome when it throws.
-        var (prefix, outputIds) = _chain.BeginCompaction(outputShards, out var lastSequence);
+        var (prefix, outputIds) = _chain.BeginCompaction(outputShards, run.Holds, out var lastSequence, out var held);
+        run.Held = held;
         run.Prefix = prefix;
         run.OutputIds = outputIds;
         run.LastSequence = lastSequence;

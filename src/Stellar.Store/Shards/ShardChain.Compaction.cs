@@ -8,23 +8,50 @@ internal sealed partial class ShardChain
     public List<string> RemovedFiles { get; } = new();
 
     /// <summary>
-    /// Writer only, at the start of a compaction: seals the active shard (its buffered bytes go to the OS and the
-    /// next block starts a new shard), takes <paramref name="outputShards"/> fresh shard ids and makes them durable
-    /// in the manifest before any block uses them (so no nonce is ever reused, even after a crash), and returns the
-    /// shards to compact: every shard that holds blocks. <paramref name="lastSequence"/> is the last sequence
-    /// handed out; output blocks use sequences 1 to it, so they replay before every later block.
+    /// Writer only, at the start of a compaction: takes <paramref name="outputShards"/> fresh shard ids and makes them
+    /// durable in the manifest before any block uses them (so no nonce is ever reused, even after a crash), and returns
+    /// the shards to compact, a prefix of the chain. Without a hold that keeps any of it, that is every shard that holds
+    /// blocks: the active shard is sealed (its buffered bytes go to the OS and the next block starts a new shard), and
+    /// <paramref name="lastSequence"/> is the last sequence handed out. Otherwise (<paramref name="held"/>) it is the
+    /// shards whose every block comes before what each holding cursor acknowledged, and <paramref name="lastSequence"/>
+    /// the last sequence before both that point and the first shard kept. Output blocks use sequences 1 to
+    /// <paramref name="lastSequence"/>, so they replay before every block left in the chain or written later. Nothing is
+    /// compacted when the prefix replaces no block after the last compaction's (its snapshot positions stay valid).
     /// </summary>
-    public (uint[] Prefix, uint[] OutputIds) BeginCompaction(int outputShards, out ulong lastSequence)
+    public (uint[] Prefix, uint[] OutputIds) BeginCompaction(int outputShards, IReadOnlyList<CompactionHold> holds, out ulong lastSequence, out bool held)
     {
         DrainBuffer();
-        lastSequence = NextSequence - 1;
-        var prefix = _entry.Shards.Where(id => id != ActiveShardId || File(id).Length > 0).ToArray();
-        if (prefix.Length == 0 || lastSequence == 0)
+        var compactedThrough = _entry.CompactedThrough ?? 0;
+        var keepFrom = KeepFrom(holds, compactedThrough);
+        var shards = _entry.Shards;
+        var count = 0;
+        while (count < shards.Count && EndsBefore(count, keepFrom))
+        {
+            count++;
+        }
+
+        held = count < shards.Count;
+        uint[] prefix;
+        if (held)
+        {
+            // The kept shards stay as they are, the active one among them: nothing rolls.
+            prefix = shards.Take(count).ToArray();
+            var firstKept = _entry.ShardDetails.GetValueOrDefault(shards[count])?.FirstSequence;
+            var bound = firstKept is { } keptFirst ? Math.Min(keepFrom, keptFirst) : LastSequenceOf(prefix) + 1;
+            lastSequence = bound > 0 ? bound - 1 : 0;
+        }
+        else
+        {
+            prefix = shards.Where(id => id != ActiveShardId || File(id).Length > 0).ToArray();
+            lastSequence = NextSequence - 1;
+        }
+
+        if (prefix.Length == 0 || lastSequence <= compactedThrough)
         {
             return ([], []);
         }
 
-        _mustRoll = true;
+        _mustRoll |= !held;
         uint first;
         try
         {
@@ -130,4 +157,75 @@ internal sealed partial class ShardChain
             }
         }
     }
+
+    /// <summary>
+    /// The first sequence the <paramref name="holds"/> keep from compaction (<see cref="ulong.MaxValue"/>: none keeps
+    /// any). A cursor keeps the history after its position: all of it while it stands at the start or in the last
+    /// compaction's snapshot, which a compaction would replace; nothing when its position is gone already. A hold that
+    /// would keep more than its bound of shard bytes keeps nothing: compaction goes on, and the cursor finds its
+    /// position unavailable.
+    /// </summary>
+    private ulong KeepFrom(IReadOnlyList<CompactionHold> holds, ulong compactedThrough)
+    {
+        var keepFrom = ulong.MaxValue;
+        foreach (var hold in holds)
+        {
+            var position = hold.Position;
+            ulong from;
+            if (position == ChangePosition.Start || (position.IsSnapshot && position.Sequence == compactedThrough))
+            {
+                from = 0;
+            }
+            else if (position.IsSnapshot || position.Sequence <= compactedThrough)
+            {
+                continue;
+            }
+            else
+            {
+                from = position.Sequence;
+            }
+
+            if (from < keepFrom && KeptBytes(from) <= hold.MaxBytes)
+            {
+                keepFrom = from;
+            }
+        }
+
+        return keepFrom;
+    }
+
+    /// <summary>The bytes of the shards a hold from <paramref name="from"/> keeps: from the first not wholly before it to the newest.</summary>
+    private long KeptBytes(ulong from)
+    {
+        long bytes = 0;
+        for (var i = 0; i < _entry.Shards.Count; i++)
+        {
+            if (!EndsBefore(i, from))
+            {
+                var id = _entry.Shards[i];
+                bytes += _entry.ShardDetails.GetValueOrDefault(id)?.SealedLength ?? File(id).Length;
+            }
+        }
+
+        return bytes;
+    }
+
+    /// <summary>
+    /// Whether every block of the chain's shard at <paramref name="index"/> has a sequence below <paramref name="sequence"/>
+    /// (a shard without blocks does); false when that is not known (a shard of format 1 the manifest holds nothing of).
+    /// </summary>
+    private bool EndsBefore(int index, ulong sequence)
+    {
+        var details = _entry.ShardDetails.GetValueOrDefault(_entry.Shards[index]);
+        if (details is { IsSealed: true })
+        {
+            return details.LastSequence is not { } sealedLast || sealedLast < sequence;
+        }
+
+        return index == _entry.Shards.Count - 1 && (_activeLastSequence is not { } last || last < sequence);
+    }
+
+    /// <summary>The highest last sequence the manifest records of <paramref name="shards"/>, all sealed.</summary>
+    private ulong LastSequenceOf(uint[] shards) =>
+        shards.Select(id => _entry.ShardDetails.GetValueOrDefault(id)?.LastSequence ?? 0).DefaultIfEmpty().Max();
 }
