@@ -8,7 +8,9 @@ namespace Stellar.Store.TestHost;
 /// <see cref="UnitsVerb"/>); <c>fixture &lt;dir&gt; plain|encrypted</c> writes a format fixture store (see
 /// <see cref="FixtureVerb"/>); <c>fixture-units &lt;dir&gt;</c> writes the units fixture store (see
 /// <see cref="FixtureUnitsVerb"/>); <c>persist &lt;dir&gt; &lt;actors&gt;</c> runs persistent actors on the Stellar
-/// journal until killed (see <see cref="PersistVerb"/>). Verbs report progress as single lines on standard output, which the parent reads,
+/// journal until killed (see <see cref="PersistVerb"/>); <c>fixture-cursors &lt;dir&gt;</c> writes the cursors fixture
+/// store (see <see cref="FixtureCursorsVerb"/>); <c>feed-hold &lt;dir&gt;</c> writes while a lagging cursor holds
+/// compaction, until killed (see <see cref="FeedHoldVerb"/>). Verbs report progress as single lines on standard output, which the parent reads,
 /// and errors on standard error.
 /// </summary>
 internal static class Program
@@ -22,6 +24,8 @@ internal static class Program
         ["fixture"] = FixtureVerb.Run,
         ["fixture-units"] = FixtureUnitsVerb.Run,
         ["persist"] = PersistVerb.Run,
+        ["fixture-cursors"] = FixtureCursorsVerb.Run,
+        ["feed-hold"] = FeedHoldVerb.Run,
     };
 
     public static int Main(string[] args)

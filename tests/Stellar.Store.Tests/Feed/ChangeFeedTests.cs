@@ -3,7 +3,7 @@ using Stellar.Store.Tests.Reliability;
 
 namespace Stellar.Store.Tests.Feed;
 
-/// <summary>What a consumer of <see cref="Collection{TKey,TValue}.Changes"/> relies on, apart from the model test's replay.</summary>
+/// <summary>What a consumer of <see cref="Collection{TKey,TValue}.Changes(ChangePosition, CancellationToken)"/> relies on, apart from the model test's replay.</summary>
 public sealed class ChangeFeedTests
 {
     private static readonly StoreOptions Options = new() { Durability = Durability.WriteThrough, CompactionThreshold = 0 };

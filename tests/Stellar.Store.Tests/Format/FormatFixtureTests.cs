@@ -6,7 +6,8 @@ namespace Stellar.Store.Tests.Format;
 /// <summary>
 /// Stores written by older builds (see <c>Format/Fixtures/README.md</c>) open, read back exactly what was written,
 /// take new writes, and open again: a format change never strands a store already on a player's disk. A store holding
-/// units across collections keeps every unit whole, which it can only do by reading the unit log it was written with.
+/// units across collections keeps every unit whole, which it can only do by reading the unit log it was written with;
+/// change feed cursors stored before they could hold compaction keep their positions.
 /// </summary>
 public sealed class FormatFixtureTests : IDisposable
 {
@@ -92,6 +93,57 @@ public sealed class FormatFixtureTests : IDisposable
             Assert.All(collections, c => Assert.Equal(0, c.Statistics.UncommittedUnitBlocks));
             AssertHoldsAll(expected, collections);
         }
+    }
+
+    [Fact]
+    public async Task Feed_OfCursorsStoredBeforeCursorsCouldHoldCompaction_ResumesEachWhereItWasAndTakesAHold()
+    {
+        var path = CopyFixture("feed-cursors");
+        var manifest = Path.Combine(path, "MANIFEST");
+        Assert.Contains("\"System.ValueTuple\\u00602[System.String,System.String]\"", File.ReadAllText(manifest, Encoding.UTF8), StringComparison.Ordinal);
+        var options = CursorsFixture.Options();
+        var added = CursorsFixture.Item(CursorsFixture.Items + 1);
+        await using (var store = await StellarStore.OpenAsync(path, options))
+        {
+            var items = store.GetCollection<int, WorkloadItem>(CursorsFixture.CollectionName, i => i.Id);
+            await items.UpsertAsync(added);
+            foreach (var (cursor, lastItem) in CursorsFixture.Cursors)
+            {
+                Assert.Null(items.Feed(cursor).MaxHeldBytes);
+                Assert.Equal(Enumerable.Range(lastItem + 1, added.Id - lastItem), await KeysAsync(items.Changes(cursor), added.Id - lastItem));
+            }
+
+            await items.Feed(CursorsFixture.Cursors[0].Cursor).HoldCompactionAsync(1L << 30);
+        }
+
+        Assert.Contains("\"Stellar.Store.Feed.FeedCursorRecord\"", File.ReadAllText(manifest, Encoding.UTF8), StringComparison.Ordinal);
+
+        await using (var reopened = await StellarStore.OpenAsync(path, options))
+        {
+            var items = reopened.GetCollection<int, WorkloadItem>(CursorsFixture.CollectionName, i => i.Id);
+            var (held, heldLast) = CursorsFixture.Cursors[0];
+            var (other, otherLast) = CursorsFixture.Cursors[1];
+            Assert.Equal(1L << 30, items.Feed(held).MaxHeldBytes);
+            Assert.Null(items.Feed(other).MaxHeldBytes);
+            Assert.Equal(Enumerable.Range(heldLast + 1, added.Id - heldLast), await KeysAsync(items.Changes(held), added.Id - heldLast));
+            Assert.Equal(Enumerable.Range(otherLast + 1, added.Id - otherLast), await KeysAsync(items.Changes(other), added.Id - otherLast));
+        }
+    }
+
+    private static async Task<List<int>> KeysAsync(IAsyncEnumerable<Change<int, WorkloadItem>> changes, int count)
+    {
+        using var guard = new CancellationTokenSource(TimeSpan.FromMinutes(2));
+        var keys = new List<int>();
+        await foreach (var change in changes.WithCancellation(guard.Token))
+        {
+            keys.Add(change.Key);
+            if (keys.Count == count)
+            {
+                break;
+            }
+        }
+
+        return keys;
     }
 
     private static Collection<int, WorkloadItem>[] OpenUnitsCollections(StellarStore store) =>
