@@ -162,10 +162,20 @@ public sealed class ChangeFeedRetentionTests
         Assert.Contains("'slow'", error.Message, StringComparison.Ordinal);
         Assert.Equal(256 * 1024, cursor.MaxHeldBytes);
 
-        // Acknowledging the oldest position resumes the cursor there: the snapshot, then the history after it.
+        // Acknowledging the oldest position resumes the cursor there: the snapshot, then the history after it. A cursor
+        // part way through the snapshot holds it whole: a compaction would replace it, and its positions with it.
         await cursor.AcknowledgeAsync(error.Oldest);
-        var state = new Dictionary<int, int>();
-        foreach (var change in await ReadAsync(items.Changes("slow"), items.Query().Count()))
+        var snapshot = await ReadAsync(items.Changes("slow"), Keys);
+        Assert.All(snapshot, c => Assert.True(c.Position.IsSnapshot || c == snapshot[^1]));
+        await cursor.AcknowledgeAsync(snapshot[9].Position);
+        for (; step < 1220; step++)
+        {
+            await items.UpsertAsync(Item(step % Keys, step, random));
+        }
+
+        await items.CompactAsync();
+        var state = snapshot.Take(10).ToDictionary(c => c.Key, c => c.Value!.Step);
+        foreach (var change in await ReadAsync(items.Changes("slow"), Keys - 10 + 20))
         {
             state[change.Key] = change.Value!.Step;
         }
