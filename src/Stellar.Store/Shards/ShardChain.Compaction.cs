@@ -25,12 +25,12 @@ internal sealed partial class ShardChain
         var keepFrom = KeepFrom(holds, compactedThrough);
         var shards = _entry.Shards;
         var count = 0;
-        while (count < shards.Count && EndsBefore(count, keepFrom))
+        while (keepFrom != ulong.MaxValue && count < shards.Count && EndsBefore(count, keepFrom))
         {
             count++;
         }
 
-        held = count < shards.Count;
+        held = keepFrom != ulong.MaxValue && count < shards.Count;
         uint[] prefix;
         if (held)
         {
@@ -212,7 +212,8 @@ internal sealed partial class ShardChain
 
     /// <summary>
     /// Whether every block of the chain's shard at <paramref name="index"/> has a sequence below <paramref name="sequence"/>
-    /// (a shard without blocks does); false when that is not known (a shard of format 1 the manifest holds nothing of).
+    /// (a shard without blocks does). For a shard the manifest holds nothing of (format 1, sealed by a format-1 build), a later shard's
+    /// first sequence tells, since sequences grow along the chain; false when none does.
     /// </summary>
     private bool EndsBefore(int index, ulong sequence)
     {
@@ -222,7 +223,13 @@ internal sealed partial class ShardChain
             return details.LastSequence is not { } sealedLast || sealedLast < sequence;
         }
 
-        return index == _entry.Shards.Count - 1 && (_activeLastSequence is not { } last || last < sequence);
+        if (index == _entry.Shards.Count - 1)
+        {
+            return _activeLastSequence is not { } last || last < sequence;
+        }
+
+        var later = _entry.Shards.Skip(index + 1).Select(id => _entry.ShardDetails.GetValueOrDefault(id)?.FirstSequence).FirstOrDefault(first => first is not null);
+        return later <= sequence;
     }
 
     /// <summary>The highest last sequence the manifest records of <paramref name="shards"/>, all sealed.</summary>
