@@ -27,7 +27,7 @@ namespace Stellar.Store.Format;
 internal sealed class Manifest
 {
     public const uint Magic = 0x4D4C5453; // "STLM"
-    public const int CurrentFormatVersion = 4;
+    public const int CurrentFormatVersion = 5;
 
     /// <summary>The HMAC-SHA256 key of the manifest is HKDF-SHA256(master key, info: this label).</summary>
     public const string MacKeyLabel = "stellar-store/manifest/v2";

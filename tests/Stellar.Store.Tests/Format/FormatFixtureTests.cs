@@ -22,6 +22,8 @@ public sealed class FormatFixtureTests : IDisposable
     [InlineData("format2-encrypted", true)]
     [InlineData("format3-plain", false)]
     [InlineData("format3-encrypted", true)]
+    [InlineData("format4-plain", false)]
+    [InlineData("format4-encrypted", true)]
     public async Task Open_AStoreWrittenByAnOlderFormat_ReadsEveryRecordAndTakesNewWrites(string fixture, bool encrypted)
     {
         var path = CopyFixture(fixture);
@@ -44,16 +46,21 @@ public sealed class FormatFixtureTests : IDisposable
             AssertHolds(expected, items);
         }
 
+        // The first open rewrote the manifest in the current format, so that a build of the older format now refuses it.
+        Assert.Equal(Stellar.Store.Format.Manifest.CurrentFormatVersion, ManifestVersion(path));
+
         await using (var reopened = await StellarStore.OpenAsync(path, options))
         {
             AssertHolds(expected, reopened.GetCollection<int, WorkloadItem>(FormatFixture.CollectionName, i => i.Id));
         }
     }
 
-    [Fact]
-    public async Task Open_AStoreWithUnitsWrittenByAnOlderFormat_ReadsEveryUnitWholeAndTakesNewUnits()
+    [Theory]
+    [InlineData("format3-units")]
+    [InlineData("format4-units")]
+    public async Task Open_AStoreWithUnitsWrittenByAnOlderFormat_ReadsEveryUnitWholeAndTakesNewUnits(string fixture)
     {
-        var path = CopyFixture("format3-units");
+        var path = CopyFixture(fixture);
         var manifest = Encoding.UTF8.GetString(File.ReadAllBytes(Path.Combine(path, "MANIFEST")));
         Assert.Contains("\"$units\"", manifest, StringComparison.Ordinal);
         var expected = UnitsFixture.Expected();
@@ -145,6 +152,30 @@ public sealed class FormatFixtureTests : IDisposable
 
         return keys;
     }
+
+    [Fact]
+    public async Task Store_WithAChangeFeedCursor_HasAFormatThatTheBuildsBeforeTheFeedRefuse()
+    {
+        // format4-plain was written by the last build before the change feed: a store holding a cursor must carry a
+        // newer format number, or such a build would open it, take `$cursors` for a bad name and drop what the feed keeps.
+        var before = ManifestVersion(CopyFixture("format4-plain"));
+        var path = _dir.Sub("with-cursor");
+        await using (var store = await StellarStore.OpenAsync(path, FormatFixture.Options(encrypted: false)))
+        {
+            var items = store.GetCollection<int, WorkloadItem>(FormatFixture.CollectionName, i => i.Id);
+            await items.InsertAsync(new WorkloadItem(1, Task: 1, Step: 1, "one"));
+            var cursor = items.Feed("analytics");
+            await foreach (var change in cursor.Changes())
+            {
+                await cursor.AcknowledgeAsync(change.Position);
+                break;
+            }
+        }
+
+        Assert.True(ManifestVersion(path) > before, $"a store with a change feed cursor is of format {ManifestVersion(path)}, which builds of format {before} open");
+    }
+
+    private static int ManifestVersion(string store) => BitConverter.ToInt32(File.ReadAllBytes(Path.Combine(store, "MANIFEST")), 4);
 
     private static Collection<int, WorkloadItem>[] OpenUnitsCollections(StellarStore store) =>
         UnitsFixture.CollectionNames.Select(n => store.GetCollection<int, WorkloadItem>(n, i => i.Id)).ToArray();
