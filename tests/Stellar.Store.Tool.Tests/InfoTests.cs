@@ -13,7 +13,7 @@ public sealed class InfoTests
         var run = await ToolRun.RunAsync("info", path);
 
         Assert.Equal(0, run.ExitCode);
-        Assert.Contains("Format       4", run.Output, StringComparison.Ordinal);
+        Assert.Contains("Format       5", run.Output, StringComparison.Ordinal);
         Assert.Contains("Encryption   none", run.Output, StringComparison.Ordinal);
         Assert.Matches(@"players\s*│\s*System\.Int32 -> Stellar\.Store\.Tool\.Tests\.Player\s*│\s*25\s*│\s*1\s*│", run.Output);
         Assert.Equal(before, TestStores.Snapshot(path));
