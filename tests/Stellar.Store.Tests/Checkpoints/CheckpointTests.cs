@@ -37,6 +37,10 @@ public sealed class CheckpointTests
             Assert.True(checkpoint.SharedBytes > 0, "sealed shards are shared, not copied");
         }
 
+        // A store's files and the description, and nothing the making of it used on the way (temporary names, probes).
+        Assert.All(Directory.EnumerateFileSystemEntries(checkpoint.Path).Select(Path.GetFileName), name =>
+            Assert.True(name is "MANIFEST" or "CHECKPOINT" || name!.EndsWith(".shard", StringComparison.Ordinal), $"unexpected '{name}' in the checkpoint"));
+
         await using var opened = await StellarStore.OpenReadOnlyAsync(checkpoint.Path);
         var then = opened.GetCollection<int, Account>("accounts", a => a.Id);
         Assert.Equal(model.OrderBy(p => p.Key), then.Query(_ => true).Select(a => KeyValuePair.Create(a.Id, a.Gold)).OrderBy(p => p.Key));
@@ -143,6 +147,10 @@ public sealed class CheckpointTests
             await accounts.CompactAsync();
             Assert.True(accounts.Statistics.Compactions > 0);
         }
+
+        // A store's files and the description, and nothing the making of it used on the way (temporary names, probes).
+        Assert.All(Directory.EnumerateFileSystemEntries(checkpoint.Path).Select(Path.GetFileName), name =>
+            Assert.True(name is "MANIFEST" or "CHECKPOINT" || name!.EndsWith(".shard", StringComparison.Ordinal), $"unexpected '{name}' in the checkpoint"));
 
         await using var opened = await StellarStore.OpenReadOnlyAsync(checkpoint.Path);
         var then = opened.GetCollection<int, Account>("accounts", a => a.Id);
