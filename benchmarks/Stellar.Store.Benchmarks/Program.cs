@@ -2,6 +2,7 @@ using BenchmarkDotNet.Running;
 using Stellar.Store.Benchmarks.Game;
 using Stellar.Store.Benchmarks.Infrastructure;
 using Stellar.Store.Benchmarks.Memory;
+using Stellar.Store.Benchmarks.Persistence;
 using Stellar.Store.Benchmarks.Report;
 using Stellar.Store.Benchmarks.Units;
 
@@ -10,6 +11,7 @@ using Stellar.Store.Benchmarks.Units;
 //   game [seconds] [runs]       only the game mix (workload 8), 10 s per run and 6 runs per store by default
 //   report                      only the report, from the last run's CSV files
 //   units [seconds] [runs]      only writes across collections against single-collection batches, 64 callers (5 s, 6 runs)
+//   persistence [runs]          only Akka.Persistence journals: Persist with 1, 100, 1,000 actors, and recovery (6 runs)
 //   memory [records]            managed and resident bytes per record, Dictionary against an opened store (1,000,000)
 //   anything else               BenchmarkDotNet's own command line (--filter, --anyCategories, --list flat, ...)
 var verb = args.FirstOrDefault();
@@ -24,6 +26,9 @@ switch (verb)
         return 0;
     case "units":
         UnitMix.Run(Paths.Results, UnitDuration(rest), rest.Length > 1 && int.TryParse(rest[1], out var unitRuns) ? unitRuns : UnitMix.DefaultRuns);
+        return 0;
+    case "persistence":
+        PersistenceMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var persistenceRuns) ? persistenceRuns : PersistenceMix.DefaultRuns);
         return 0;
     case "memory":
         return MemoryFootprint.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var records) ? records : Scale.Records(1_000_000));

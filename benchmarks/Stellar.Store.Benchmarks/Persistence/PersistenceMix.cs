@@ -1,0 +1,197 @@
+using System.Diagnostics;
+using Akka.Actor;
+using Stellar.Store.Benchmarks.Infrastructure;
+
+namespace Stellar.Store.Benchmarks.Persistence;
+
+/// <summary>
+/// The <c>persistence</c> verb, a measured run rather than a BenchmarkDotNet benchmark: each row needs an actor
+/// system, a fresh journal and up to 1,000 recovered actors before its timed part, and what is measured is many
+/// actors' throughput together. Workloads, on every journal of <see cref="JournalKinds"/>:
+/// <list type="bullet">
+/// <item><c>Persist</c> with 1, 100 and 1,000 actors: every actor persists its events with <c>Persist</c>, one at a
+/// time (the next from the handler of the previous), as an actor handling commands does; after an untimed warm-up of
+/// <see cref="WarmUpEvents"/> events per actor, the time runs from the first command to the last actor's reply.</item>
+/// <item><c>Recovery</c>: one actor's <see cref="RecoveryEvents"/> events, written untimed, then the actor system is
+/// restarted on the same files, the journal started by recovering another (empty) actor, and the time runs from
+/// creating the actor to its answer after recovery. Only for journals whose events outlive the system.</item>
+/// </list>
+/// Runs go in rounds (every row once per round, the journals in an order that rotates from round to round), so a
+/// slow minute of the machine falls on all rows alike, and the ratios are taken per round.
+/// </summary>
+internal static class PersistenceMix
+{
+    /// <summary>The workload names.</summary>
+    public const string Persist = "Persist", Recovery = "Recovery";
+
+    /// <summary>Events every actor persists untimed before the timed part: the JIT, the journal's first writes.</summary>
+    public const int WarmUpEvents = 2;
+
+    /// <summary>Events per <c>PersistAll</c> when the recovery row fills its journal (untimed).</summary>
+    public const int FillPerWrite = 100;
+
+    /// <summary>The actor counts of the <c>Persist</c> workload.</summary>
+    public static IReadOnlyList<int> ActorCounts { get; } = [1, 100, 1_000];
+
+    /// <summary>Events of the actor the <c>Recovery</c> workload recovers.</summary>
+    public static int RecoveryEvents => Scale.Dry ? 100 : 10_000;
+
+    /// <summary>Runs of every row in a default run: six, the fewest whose min–max covers the median at 95%.</summary>
+    public static int DefaultRuns => Scale.Dry ? 2 : 6;
+
+    /// <summary>Events each actor persists in the timed part: about 2,000 to 10,000 per row, so a row takes seconds on the slowest journal.</summary>
+    public static int EventsPerActor(int actors) => Scale.Dry ? 3 : actors switch
+    {
+        1 => 2_000,
+        <= 100 => 50,
+        _ => 10,
+    };
+
+    /// <summary>
+    /// Runs every row <paramref name="runs"/> times, in rounds; writes every run to <c>persistence.csv</c> and the
+    /// medians with their intervals and the ratios against the goals to <c>persistence.md</c>.
+    /// </summary>
+    public static List<PersistenceRow> Run(string resultsFolder, int runs, IReadOnlyList<JournalKind>? journals = null)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(runs, 1);
+        journals ??= JournalKinds.All;
+        var rows = new List<PersistenceRow>();
+        for (var run = 1; run <= runs; run++)
+        {
+            var order = journals.Skip((run - 1) % journals.Count).Concat(journals.Take((run - 1) % journals.Count)).ToList();
+            foreach (var actors in ActorCounts)
+            {
+                foreach (var journal in order)
+                {
+                    rows.Add(MeasurePersist(run, journal, actors));
+                    Console.WriteLine($"// persistence, run {run} of {runs}: {rows[^1]}");
+                }
+            }
+
+            foreach (var journal in order.Where(j => j.SurvivesRestart))
+            {
+                rows.Add(MeasureRecovery(run, journal));
+                Console.WriteLine($"// persistence, run {run} of {runs}: {rows[^1]}");
+            }
+        }
+
+        Directory.CreateDirectory(resultsFolder);
+        File.WriteAllText(Path.Combine(resultsFolder, "persistence.csv"), PersistenceRow.ToCsv(rows));
+        File.WriteAllText(Path.Combine(resultsFolder, "persistence.md"), PersistenceSummary.ToMarkdown(rows));
+        return rows;
+    }
+
+    /// <summary>
+    /// Writes the <c>Persist</c> workload of <paramref name="actors"/> actors into a fresh journal and recovers every
+    /// actor in a restarted system, keeping the replayed events: what the soundness test compares with its model.
+    /// </summary>
+    public static IReadOnlyList<Recovered> PersistAndReplay(JournalKind journal, int actors, int eventsPerActor)
+    {
+        var directory = Paths.FreshDirectory(Paths.StoresRoot, $"persistence-{Guid.NewGuid():n}");
+        try
+        {
+            using (var writing = journal.Start(directory, "writing"))
+            {
+                var players = Spawn(writing.System, actors, keepReplayed: false);
+                WaitAll(players.Select(p => p.Ask<EventsPersisted>(new PersistEvents(eventsPerActor))));
+                if (!journal.SurvivesRestart)
+                {
+                    // Nothing outlives this system: replay in it, from new incarnations of the same persistence ids.
+                    foreach (var player in players)
+                    {
+                        Wait(player.GracefulStop(TimeSpan.FromMinutes(1)));
+                    }
+
+                    return WaitAll(Spawn(writing.System, actors, keepReplayed: true).Select(p => p.Ask<Recovered>(new ReportRecovery())));
+                }
+            }
+
+            using var restarted = journal.Start(directory, "restarted");
+            return WaitAll(Spawn(restarted.System, actors, keepReplayed: true).Select(p => p.Ask<Recovered>(new ReportRecovery())));
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    private static PersistenceRow MeasurePersist(int run, JournalKind journal, int actors)
+    {
+        var directory = Paths.FreshDirectory(Paths.StoresRoot, $"persistence-{Guid.NewGuid():n}");
+        try
+        {
+            using var system = journal.Start(directory, "persist");
+            var players = Spawn(system.System, actors, keepReplayed: false);
+            WaitAll(players.Select(p => p.Ask<Recovered>(new ReportRecovery())));
+            WaitAll(players.Select(p => p.Ask<EventsPersisted>(new PersistEvents(WarmUpEvents))));
+            var perActor = EventsPerActor(actors);
+            var clock = Stopwatch.StartNew();
+            var replies = WaitAll(players.Select(p => p.Ask<EventsPersisted>(new PersistEvents(perActor))));
+            var seconds = clock.Elapsed.TotalSeconds;
+            if (replies.Any(r => r.Events != WarmUpEvents + perActor))
+            {
+                throw new InvalidOperationException($"{journal.Name}: an actor holds another number of events than it persisted.");
+            }
+
+            return new PersistenceRow(run, journal.Name, journal.Pairing, Persist, actors, (long)actors * perActor, seconds, Checked(journal, system));
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    private static PersistenceRow MeasureRecovery(int run, JournalKind journal)
+    {
+        var directory = Paths.FreshDirectory(Paths.StoresRoot, $"persistence-{Guid.NewGuid():n}");
+        try
+        {
+            using (var filling = journal.Start(directory, "filling"))
+            {
+                var filler = filling.System.ActorOf(ScoringActor.Props("recovering", 0), "recovering");
+                Wait(filler.Ask<EventsPersisted>(new PersistEvents(RecoveryEvents, FillPerWrite)));
+            }
+
+            using var system = journal.Start(directory, "restarted");
+            Wait(system.System.ActorOf(ScoringActor.Props("warm-up", 1), "warm-up").Ask<Recovered>(new ReportRecovery()));
+            var clock = Stopwatch.StartNew();
+            var recovered = Wait(system.System.ActorOf(ScoringActor.Props("recovering", 0), "recovering").Ask<Recovered>(new ReportRecovery()));
+            var seconds = clock.Elapsed.TotalSeconds;
+            if (recovered.Events != RecoveryEvents || recovered.LastSequenceNr != RecoveryEvents)
+            {
+                throw new InvalidOperationException($"{journal.Name}: the actor recovered {recovered.Events} events up to {recovered.LastSequenceNr}, not {RecoveryEvents}.");
+            }
+
+            return new PersistenceRow(run, journal.Name, journal.Pairing, Recovery, 1, RecoveryEvents, seconds, Checked(journal, system));
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    private static IActorRef[] Spawn(ActorSystem system, int actors, bool keepReplayed) =>
+        Enumerable.Range(0, actors).Select(i => system.ActorOf(ScoringActor.Props($"player-{i}", i, keepReplayed), $"player-{i}")).ToArray();
+
+    /// <summary>What SQLite reported on the plugin's connections; a run whose settings did not take effect fails.</summary>
+    private static string Checked(JournalKind journal, JournalSystem system)
+    {
+        if (system.Pragmas is not { } pragmas)
+        {
+            return string.Empty;
+        }
+
+        if (pragmas.Opened == 0 || pragmas.Mismatches > 0)
+        {
+            throw new InvalidOperationException($"{journal.Name}: of {pragmas.Opened} connections the plugin opened, {pragmas.Mismatches} reported other settings than WAL + synchronous={pragmas.Synchronous} (last: {pragmas.Reported}).");
+        }
+
+        return $"{pragmas.Reported.Replace(", ", " ", StringComparison.Ordinal)} on {pragmas.Opened} connections";
+    }
+
+    private static T Wait<T>(Task<T> task) => task.GetAwaiter().GetResult();
+
+    private static void Wait(Task task) => task.GetAwaiter().GetResult();
+
+    private static T[] WaitAll<T>(IEnumerable<Task<T>> tasks) => Task.WhenAll(tasks).GetAwaiter().GetResult();
+}
