@@ -16,6 +16,7 @@ namespace Stellar.Store.Benchmarks.Tests;
 /// for a second per store. Nothing here asserts a time. The scan and top-N tests check that every peer answers the
 /// same query with the same records, against a plain LINQ computation over the generated data.
 /// </summary>
+[Collection(DryRunCollection.Name)]
 public sealed class DryRunTests : IDisposable
 {
     private readonly string _results = Path.Combine(Path.GetTempPath(), "stellar-bench-tests", Guid.NewGuid().ToString("n"));

@@ -6,13 +6,14 @@ using Akka.Persistence.Sql.Config;
 using LinqToDB;
 using Microsoft.Data.Sqlite;
 using Stellar.Store.Benchmarks.Infrastructure;
+using Stellar.Store.Persistence;
 
 namespace Stellar.Store.Benchmarks.Persistence;
 
 /// <summary>
 /// The journals of the persistence benchmark, each an actor system built from a HOCON string. Pairings as everywhere
-/// in the benchmarks: Akka.Persistence.Sql on SQLite in WAL mode with <c>synchronous=FULL</c> beside our Fsync mode
-/// (fsync), and with <c>synchronous=NORMAL</c> beside WriteThrough (os-write). Akka's in-memory journal is the floor
+/// in the benchmarks: our journal in Fsync mode beside Akka.Persistence.Sql on SQLite in WAL mode with
+/// <c>synchronous=FULL</c> (fsync), and in WriteThrough mode beside SQLite with <c>synchronous=NORMAL</c> (os-write). Akka's in-memory journal is the floor
 /// (no durability: what the actors and Akka.Persistence cost without a store).
 /// </summary>
 internal static class JournalKinds
@@ -30,7 +31,9 @@ internal static class JournalKinds
     /// <summary>Every journal, in the order of the tables.</summary>
     public static IReadOnlyList<JournalKind> All { get; } =
     [
+        new(StellarFsync, Pairing.Fsync, true, (directory, name) => StartStellar(directory, name, "fsync")),
         new(SqlFull, Pairing.Fsync, true, (directory, name) => StartSql(directory, name, full: true)),
+        new(StellarWriteThrough, Pairing.OsWrite, true, (directory, name) => StartStellar(directory, name, "write-through")),
         new(SqlNormal, Pairing.OsWrite, true, (directory, name) => StartSql(directory, name, full: false)),
         new(InMemory, Memory, false, (_, name) => Start(name, """
             akka.persistence.journal.plugin = "akka.persistence.journal.inmem"
@@ -44,6 +47,22 @@ internal static class JournalKinds
         akka.stdout-loglevel = WARNING
         akka.actor.ask-timeout = 120s
         """;
+
+    /// <summary>
+    /// Our journal and snapshot store on one store in the row's directory, with the plugin's defaults (LZ4, no
+    /// encryption) and the row's durability: all that differs from the SQL rows is this HOCON.
+    /// </summary>
+    private static JournalSystem StartStellar(string directory, string name, string durability)
+    {
+        var path = directory.Replace("\\", "/", StringComparison.Ordinal);
+        var hocon = $$"""
+            akka.persistence.journal.plugin = "{{StellarPersistence.JournalPluginId}}"
+            akka.persistence.journal.stellar { path = "{{path}}", durability = {{durability}} }
+            akka.persistence.snapshot-store.plugin = "{{StellarPersistence.SnapshotStorePluginId}}"
+            akka.persistence.snapshot-store.stellar { path = "{{path}}", durability = {{durability}} }
+            """;
+        return Start(name, hocon, null, null, StellarPersistence.DefaultConfiguration());
+    }
 
     /// <summary>
     /// Akka.Persistence.Sql as its documentation sets it up for SQLite: the Microsoft.Data.Sqlite provider by its

@@ -30,8 +30,8 @@ internal static class PersistenceMix
     /// <summary>Events per <c>PersistAll</c> when the recovery row fills its journal (untimed).</summary>
     public const int FillPerWrite = 100;
 
-    /// <summary>The actor counts of the <c>Persist</c> workload.</summary>
-    public static IReadOnlyList<int> ActorCounts { get; } = [1, 100, 1_000];
+    /// <summary>The actor counts of the <c>Persist</c> workload (fewer in a dry run, which only checks that every row runs).</summary>
+    public static IReadOnlyList<int> ActorCounts => Scale.Dry ? [1, 10, 50] : [1, 100, 1_000];
 
     /// <summary>Events of the actor the <c>Recovery</c> workload recovers.</summary>
     public static int RecoveryEvents => Scale.Dry ? 100 : 10_000;
@@ -40,7 +40,7 @@ internal static class PersistenceMix
     public static int DefaultRuns => Scale.Dry ? 2 : 6;
 
     /// <summary>Events each actor persists in the timed part: about 2,000 to 10,000 per row, so a row takes seconds on the slowest journal.</summary>
-    public static int EventsPerActor(int actors) => Scale.Dry ? 3 : actors switch
+    public static int EventsPerActor(int actors) => Scale.Dry ? 2 : actors switch
     {
         1 => 2_000,
         <= 100 => 50,
