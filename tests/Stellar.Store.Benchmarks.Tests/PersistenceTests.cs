@@ -73,14 +73,15 @@ public sealed class PersistenceTests : IDisposable
         var expected = Enumerable.Range(0, Actors)
             .Select(i => Enumerable.Range(1, Events).Select(k => new Scored(i, k, (int)(((i * 7_919L) + (k * 104_729L)) % 1_000))).ToList())
             .ToList();
-        foreach (var journal in JournalKinds.All)
+        // One event per write (Persist, the throughput rows) and three (PersistAll, as the recovery row fills its journal).
+        foreach (var (journal, perWrite) in JournalKinds.All.SelectMany(j => new[] { (j, 1), (j, 3) }))
         {
-            var recovered = PersistenceMix.PersistAndReplay(journal, Actors, Events);
+            var recovered = PersistenceMix.PersistAndReplay(journal, Actors, Events, perWrite);
             Assert.Equal(Actors, recovered.Count);
             for (var i = 0; i < Actors; i++)
             {
                 var actor = Assert.Single(recovered, r => r.PersistenceId == $"player-{i}");
-                Assert.True(actor.Replayed is not null && expected[i].SequenceEqual(actor.Replayed), $"{journal.Name} replayed other events for player-{i}: {string.Join(", ", actor.Replayed ?? [])}");
+                Assert.True(actor.Replayed is not null && expected[i].SequenceEqual(actor.Replayed), $"{journal.Name}, {perWrite} per write, replayed other events for player-{i}: {string.Join(", ", actor.Replayed ?? [])}");
                 Assert.Equal(Events, actor.LastSequenceNr);
                 Assert.Equal(expected[i].Sum(e => (long)e.Points), actor.Points);
             }

@@ -82,10 +82,12 @@ internal static class PersistenceMix
     }
 
     /// <summary>
-    /// Writes the <c>Persist</c> workload of <paramref name="actors"/> actors into a fresh journal and recovers every
-    /// actor in a restarted system, keeping the replayed events: what the soundness test compares with its model.
+    /// Has <paramref name="actors"/> actors persist <paramref name="eventsPerActor"/> events each into a fresh journal,
+    /// <paramref name="perWrite"/> at a time (1: the <c>Persist</c> workload; more: <c>PersistAll</c>, as the recovery
+    /// row fills its journal), and recovers every actor in a restarted system, keeping the replayed events: what the
+    /// soundness test compares with its model.
     /// </summary>
-    public static IReadOnlyList<Recovered> PersistAndReplay(JournalKind journal, int actors, int eventsPerActor)
+    public static IReadOnlyList<Recovered> PersistAndReplay(JournalKind journal, int actors, int eventsPerActor, int perWrite = 1)
     {
         var directory = Paths.FreshDirectory(Paths.StoresRoot, $"persistence-{Guid.NewGuid():n}");
         try
@@ -93,7 +95,7 @@ internal static class PersistenceMix
             using (var writing = journal.Start(directory, "writing"))
             {
                 var players = Spawn(writing.System, actors, keepReplayed: false);
-                WaitAll(players.Select(p => p.Ask<EventsPersisted>(new PersistEvents(eventsPerActor))));
+                WaitAll(players.Select(p => p.Ask<EventsPersisted>(new PersistEvents(eventsPerActor, perWrite))));
                 if (!journal.SurvivesRestart)
                 {
                     // Nothing outlives this system: replay in it, from new incarnations of the same persistence ids.
