@@ -14,7 +14,8 @@ namespace Stellar.Store.Benchmarks.Persistence;
 /// <see cref="WarmUpEvents"/> events per actor, the time runs from the first command to the last actor's reply.</item>
 /// <item><c>Recovery</c>: one actor's <see cref="RecoveryEvents"/> events, written untimed, then the actor system is
 /// restarted on the same files, the journal started by recovering another (empty) actor, and the time runs from
-/// creating the actor to its answer after recovery. Only for journals whose events outlive the system.</item>
+/// creating the actor to its answer after recovery. The in-memory journal, whose events do not outlive the system,
+/// recovers a new incarnation of the actor in the same system instead: the floor of what Akka's replay costs.</item>
 /// </list>
 /// Runs go in rounds (every row once per round, the journals in an order that rotates from round to round), so a
 /// slow minute of the machine falls on all rows alike, and the ratios are taken per round.
@@ -68,7 +69,7 @@ internal static class PersistenceMix
                 }
             }
 
-            foreach (var journal in order.Where(j => j.SurvivesRestart))
+            foreach (var journal in order)
             {
                 rows.Add(MeasureRecovery(run, journal));
                 Console.WriteLine($"// persistence, run {run} of {runs}: {rows[^1]}");
@@ -148,23 +149,43 @@ internal static class PersistenceMix
         var directory = Paths.FreshDirectory(Paths.StoresRoot, $"persistence-{Guid.NewGuid():n}");
         try
         {
-            using (var filling = journal.Start(directory, "filling"))
+            var filling = journal.Start(directory, "filling");
+            JournalSystem system;
+            try
             {
                 var filler = filling.System.ActorOf(ScoringActor.Props("recovering", 0), "recovering");
                 Wait(filler.Ask<EventsPersisted>(new PersistEvents(RecoveryEvents, FillPerWrite)));
+                if (journal.SurvivesRestart)
+                {
+                    filling.Dispose();
+                    system = journal.Start(directory, "restarted");
+                }
+                else
+                {
+                    // Nothing outlives this system: the floor row recovers a new incarnation in the same one.
+                    Wait(filler.GracefulStop(TimeSpan.FromMinutes(1)));
+                    system = filling;
+                }
             }
-
-            using var system = journal.Start(directory, "restarted");
-            Wait(system.System.ActorOf(ScoringActor.Props("warm-up", 1), "warm-up").Ask<Recovered>(new ReportRecovery()));
-            var clock = Stopwatch.StartNew();
-            var recovered = Wait(system.System.ActorOf(ScoringActor.Props("recovering", 0), "recovering").Ask<Recovered>(new ReportRecovery()));
-            var seconds = clock.Elapsed.TotalSeconds;
-            if (recovered.Events != RecoveryEvents || recovered.LastSequenceNr != RecoveryEvents)
+            catch
             {
-                throw new InvalidOperationException($"{journal.Name}: the actor recovered {recovered.Events} events up to {recovered.LastSequenceNr}, not {RecoveryEvents}.");
+                filling.Dispose();
+                throw;
             }
 
-            return new PersistenceRow(run, journal.Name, journal.Pairing, Recovery, 1, RecoveryEvents, seconds, Checked(journal, system));
+            using (system)
+            {
+                Wait(system.System.ActorOf(ScoringActor.Props("warm-up", 1), "warm-up").Ask<Recovered>(new ReportRecovery()));
+                var clock = Stopwatch.StartNew();
+                var recovered = Wait(system.System.ActorOf(ScoringActor.Props("recovering", 0), "recovered").Ask<Recovered>(new ReportRecovery()));
+                var seconds = clock.Elapsed.TotalSeconds;
+                if (recovered.Events != RecoveryEvents || recovered.LastSequenceNr != RecoveryEvents)
+                {
+                    throw new InvalidOperationException($"{journal.Name}: the actor recovered {recovered.Events} events up to {recovered.LastSequenceNr}, not {RecoveryEvents}.");
+                }
+
+                return new PersistenceRow(run, journal.Name, journal.Pairing, Recovery, 1, RecoveryEvents, seconds, Checked(journal, system));
+            }
         }
         finally
         {
