@@ -20,7 +20,7 @@ public static class Demo
         var ids = Enumerable.Range(1, players).Select(i => i.ToString(CultureInfo.InvariantCulture)).ToList();
         List<CommandOutcome> commands;
         List<PlayerView> before;
-        await using (var world = PlayerWorld.Start(directory, durability, snapshotEvery))
+        await using (var world = await PlayerWorld.StartAsync(directory, durability, snapshotEvery).ConfigureAwait(false))
         {
             // Players play at once; each one's commands go one after another, as a client's would.
             var played = await Task.WhenAll(ids.Select(id => PlayAsync(world.Player(id), id, commandsPerPlayer))).ConfigureAwait(false);
@@ -31,7 +31,7 @@ public static class Demo
             output.WriteLine($"Each player snapshots its state every {snapshotEvery} events. Restarting the server...");
         }
 
-        await using var restarted = PlayerWorld.Start(directory, durability, snapshotEvery);
+        await using var restarted = await PlayerWorld.StartAsync(directory, durability, snapshotEvery).ConfigureAwait(false);
         var after = await ViewAllAsync(restarted, ids).ConfigureAwait(false);
         foreach (var (was, now) in before.Zip(after).Take(5))
         {

@@ -1,5 +1,6 @@
 using Akka.Actor;
 using Akka.Configuration;
+using Akka.Persistence;
 using Stellar.Store.Persistence;
 
 namespace Stellar.Store.Samples.EventSourcedPlayers;
@@ -40,9 +41,21 @@ public sealed class PlayerWorld : IAsyncDisposable
             """).WithFallback(StellarPersistence.DefaultConfiguration());
     }
 
-    /// <summary>Starts a world on the store in <paramref name="directory"/> (created if missing).</summary>
-    public static PlayerWorld Start(string directory, string durability, int snapshotEvery) =>
-        new(ActorSystem.Create("players", Configuration(directory, durability)), snapshotEvery);
+    /// <summary>Starts a world on the store in <paramref name="directory"/> (created if missing); completes once its snapshot store has opened the store.</summary>
+    public static async Task<PlayerWorld> StartAsync(string directory, string durability, int snapshotEvery)
+    {
+        var system = ActorSystem.Create("players", Configuration(directory, durability));
+        try
+        {
+            await SnapshotStoreOpenAsync(system).ConfigureAwait(false);
+            return new PlayerWorld(system, snapshotEvery);
+        }
+        catch
+        {
+            await system.Terminate().ConfigureAwait(false);
+            throw;
+        }
+    }
 
     /// <summary>The actor of player <paramref name="id"/>, started (and so recovered) on first use.</summary>
     public IActorRef Player(string id)
@@ -54,6 +67,31 @@ public sealed class PlayerWorld : IAsyncDisposable
         }
 
         return player;
+    }
+
+    /// <summary>
+    /// Waits until the snapshot store answers a load. Its load of an existing snapshot reads the actor system after
+    /// waiting for the store to open, which fails (no actor context) while the store is still opening; once it is open
+    /// a load does not wait, so the players that recover after this find their snapshots.
+    /// </summary>
+    private static async Task SnapshotStoreOpenAsync(ActorSystem system)
+    {
+        var snapshots = Akka.Persistence.Persistence.Instance.Apply(system).SnapshotStoreFor(null);
+        for (var attempt = 1; ; attempt++)
+        {
+            var reply = await snapshots.Ask<object>(new LoadSnapshot("world-start", SnapshotSelectionCriteria.Latest, long.MaxValue), TimeSpan.FromSeconds(30)).ConfigureAwait(false);
+            if (reply is LoadSnapshotResult)
+            {
+                return;
+            }
+
+            if (attempt == 100)
+            {
+                throw new InvalidOperationException($"The snapshot store did not answer a load: {reply}.");
+            }
+
+            await Task.Delay(TimeSpan.FromMilliseconds(20)).ConfigureAwait(false);
+        }
     }
 
     /// <inheritdoc />
