@@ -11,7 +11,8 @@ using Stellar.Store.Benchmarks.Units;
 //   game [seconds] [runs]       only the game mix (workload 8), 10 s per run and 6 runs per store by default
 //   report                      only the report, from the last run's CSV files
 //   units [seconds] [runs]      only writes across collections against single-collection batches, 64 callers (5 s, 6 runs)
-//   persistence [runs]          only Akka.Persistence journals: Persist with 1, 100, 1,000 actors, and recovery (6 runs)
+//   persistence [runs] [json]   only Akka.Persistence journals: Persist with 1, 100, 1,000 actors, and recovery (6 runs);
+//                               json: the events through Akka's default JSON serializer instead of a binary one
 //   memory [records]            managed and resident bytes per record, Dictionary against an opened store (1,000,000)
 //   anything else               BenchmarkDotNet's own command line (--filter, --anyCategories, --list flat, ...)
 var verb = args.FirstOrDefault();
@@ -28,7 +29,8 @@ switch (verb)
         UnitMix.Run(Paths.Results, UnitDuration(rest), rest.Length > 1 && int.TryParse(rest[1], out var unitRuns) ? unitRuns : UnitMix.DefaultRuns);
         return 0;
     case "persistence":
-        PersistenceMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var persistenceRuns) ? persistenceRuns : PersistenceMix.DefaultRuns);
+        PersistenceMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var persistenceRuns) ? persistenceRuns : PersistenceMix.DefaultRuns,
+            rest.Contains("json") ? EventSerialization.Json : EventSerialization.Binary);
         return 0;
     case "memory":
         return MemoryFootprint.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var records) ? records : Scale.Records(1_000_000));

@@ -73,19 +73,37 @@ public sealed class PersistenceTests : IDisposable
         var expected = Enumerable.Range(0, Actors)
             .Select(i => Enumerable.Range(1, Events).Select(k => new Scored(i, k, (int)(((i * 7_919L) + (k * 104_729L)) % 1_000))).ToList())
             .ToList();
-        // One event per write (Persist, the throughput rows) and three (PersistAll, as the recovery row fills its journal).
-        foreach (var (journal, perWrite) in JournalKinds.All.SelectMany(j => new[] { (j, 1), (j, 3) }))
+        // One event per write (Persist, the throughput rows) and three (PersistAll, as the recovery row fills its
+        // journal), with the events' binary serializer; and one per write through Akka's default JSON serializer.
+        var cases = JournalKinds.All.SelectMany(j => new[] { (j, 1, EventSerialization.Binary), (j, 3, EventSerialization.Binary), (j, 1, EventSerialization.Json) });
+        foreach (var (journal, perWrite, serialization) in cases)
         {
-            var recovered = PersistenceMix.PersistAndReplay(journal, Actors, Events, perWrite);
+            var recovered = PersistenceMix.PersistAndReplay(journal, Actors, Events, perWrite, serialization);
             Assert.Equal(Actors, recovered.Count);
             for (var i = 0; i < Actors; i++)
             {
                 var actor = Assert.Single(recovered, r => r.PersistenceId == $"player-{i}");
-                Assert.True(actor.Replayed is not null && expected[i].SequenceEqual(actor.Replayed), $"{journal.Name}, {perWrite} per write, replayed other events for player-{i}: {string.Join(", ", actor.Replayed ?? [])}");
+                Assert.True(actor.Replayed is not null && expected[i].SequenceEqual(actor.Replayed), $"{journal.Name}, {perWrite} per write, {serialization}, replayed other events for player-{i}: {string.Join(", ", actor.Replayed ?? [])}");
                 Assert.Equal(Events, actor.LastSequenceNr);
                 Assert.Equal(expected[i].Sum(e => (long)e.Points), actor.Points);
             }
         }
+    }
+
+    [Fact]
+    public void SharedHocon_OfTheBinaryRun_BindsTheEventsToTheirSerializerWhichRoundTripsThem()
+    {
+        using var system = Akka.Actor.ActorSystem.Create("serialization", JournalKinds.Shared(EventSerialization.Binary));
+        var scored = new Scored(int.MaxValue, long.MaxValue - 1, -7);
+        var serializer = system.Serialization.FindSerializerFor(scored);
+        Assert.IsType<ScoredSerializer>(serializer);
+        var bytes = serializer.ToBinary(scored);
+        Assert.Equal(ScoredSerializer.Size, bytes.Length);
+        Assert.Equal(scored, serializer.FromBinary<Scored>(bytes));
+
+        // Without the binding the events go through Akka's default serializer for objects.
+        using var json = Akka.Actor.ActorSystem.Create("json", JournalKinds.Shared(EventSerialization.Json));
+        Assert.IsNotType<ScoredSerializer>(json.Serialization.FindSerializerFor(scored));
     }
 
     public void Dispose()

@@ -31,14 +31,14 @@ internal static class JournalKinds
     /// <summary>Every journal, in the order of the tables.</summary>
     public static IReadOnlyList<JournalKind> All { get; } =
     [
-        new(StellarFsync, Pairing.Fsync, true, (directory, name) => StartStellar(directory, name, "fsync")),
-        new(SqlFull, Pairing.Fsync, true, (directory, name) => StartSql(directory, name, full: true)),
-        new(StellarWriteThrough, Pairing.OsWrite, true, (directory, name) => StartStellar(directory, name, "write-through")),
-        new(SqlNormal, Pairing.OsWrite, true, (directory, name) => StartSql(directory, name, full: false)),
-        new(InMemory, Memory, false, (_, name) => Start(name, """
+        new(StellarFsync, Pairing.Fsync, true, (directory, name, shared) => StartStellar(directory, name, shared, "fsync")),
+        new(SqlFull, Pairing.Fsync, true, (directory, name, shared) => StartSql(directory, name, shared, full: true)),
+        new(StellarWriteThrough, Pairing.OsWrite, true, (directory, name, shared) => StartStellar(directory, name, shared, "write-through")),
+        new(SqlNormal, Pairing.OsWrite, true, (directory, name, shared) => StartSql(directory, name, shared, full: false)),
+        new(InMemory, Memory, false, (_, name, shared) => Start(name, """
             akka.persistence.journal.plugin = "akka.persistence.journal.inmem"
             akka.persistence.snapshot-store.plugin = "akka.persistence.snapshot-store.inmem"
-            """, null)),
+            """ + "\n" + shared, null)),
     ];
 
     /// <summary>What every row shares: quiet logging, and asks that outlast a slow fsync-per-event row.</summary>
@@ -52,7 +52,7 @@ internal static class JournalKinds
     /// Our journal and snapshot store on one store in the row's directory, with the plugin's defaults (LZ4, no
     /// encryption) and the row's durability: all that differs from the SQL rows is this HOCON.
     /// </summary>
-    private static JournalSystem StartStellar(string directory, string name, string durability)
+    private static JournalSystem StartStellar(string directory, string name, string shared, string durability)
     {
         var path = directory.Replace("\\", "/", StringComparison.Ordinal);
         var hocon = $$"""
@@ -61,7 +61,7 @@ internal static class JournalKinds
             akka.persistence.snapshot-store.plugin = "{{StellarPersistence.SnapshotStorePluginId}}"
             akka.persistence.snapshot-store.stellar { path = "{{path}}", durability = {{durability}} }
             """;
-        return Start(name, hocon, null, null, StellarPersistence.DefaultConfiguration());
+        return Start(name, hocon + "\n" + shared, null, null, StellarPersistence.DefaultConfiguration());
     }
 
     /// <summary>
@@ -74,7 +74,7 @@ internal static class JournalKinds
     /// <c>synchronous</c> setting, which SQLite keeps per connection, is applied by <see cref="SqlitePragmas"/> on every
     /// connection the plugin opens, handed to it as <c>DataOptions</c> through its <see cref="DataOptionsSetup"/>.
     /// </summary>
-    private static JournalSystem StartSql(string directory, string name, bool full)
+    private static JournalSystem StartSql(string directory, string name, string shared, bool full)
     {
         var connectionString = new SqliteConnectionStringBuilder { DataSource = Path.Combine(directory, "journal.db") }.ToString();
         using (var create = new SqliteConnection(connectionString))
@@ -106,8 +106,19 @@ internal static class JournalKinds
               provider-name = "{{ProviderName.SQLiteMS}}"
             }
             """;
-        return Start(name, hocon, new DataOptionsSetup(options), pragmas, SqlPersistence.DefaultConfiguration);
+        return Start(name, hocon + "\n" + shared, new DataOptionsSetup(options), pragmas, SqlPersistence.DefaultConfiguration);
     }
+
+    /// <summary>The HOCON every row of a run shares for <paramref name="serialization"/>: the binding of the events' serializer, if any.</summary>
+    public static string Shared(EventSerialization serialization) => serialization switch
+    {
+        EventSerialization.Binary => $$"""
+            akka.actor.serializers.scored = "{{typeof(ScoredSerializer).AssemblyQualifiedName}}"
+            akka.actor.serialization-bindings { "{{typeof(Scored).AssemblyQualifiedName}}" = scored }
+            """,
+        EventSerialization.Json => string.Empty,
+        _ => throw new ArgumentOutOfRangeException(nameof(serialization), serialization, "Not a serialization of the benchmark."),
+    };
 
     private static JournalSystem Start(string name, string hocon, Setup? setup, SqlitePragmas? pragmas = null, Config? defaults = null)
     {

@@ -49,13 +49,15 @@ internal static class PersistenceMix
     };
 
     /// <summary>
-    /// Runs every row <paramref name="runs"/> times, in rounds; writes every run to <c>persistence.csv</c> and the
-    /// medians with their intervals and the ratios against the goals to <c>persistence.md</c>.
+    /// Runs every row <paramref name="runs"/> times, in rounds, with the events serialized as <paramref name="serialization"/>
+    /// says; writes every run to <c>persistence.csv</c> and the medians with their intervals and the ratios against the
+    /// goals to <c>persistence.md</c> (<c>persistence-json.*</c> for a run with Akka's default JSON serializer).
     /// </summary>
-    public static List<PersistenceRow> Run(string resultsFolder, int runs, IReadOnlyList<JournalKind>? journals = null)
+    public static List<PersistenceRow> Run(string resultsFolder, int runs, EventSerialization serialization = EventSerialization.Binary, IReadOnlyList<JournalKind>? journals = null)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(runs, 1);
         journals ??= JournalKinds.All;
+        var shared = JournalKinds.Shared(serialization);
         var rows = new List<PersistenceRow>();
         for (var run = 1; run <= runs; run++)
         {
@@ -64,21 +66,22 @@ internal static class PersistenceMix
             {
                 foreach (var journal in order)
                 {
-                    rows.Add(MeasurePersist(run, journal, actors));
+                    rows.Add(MeasurePersist(run, journal, shared, actors));
                     Console.WriteLine($"// persistence, run {run} of {runs}: {rows[^1]}");
                 }
             }
 
             foreach (var journal in order)
             {
-                rows.Add(MeasureRecovery(run, journal));
+                rows.Add(MeasureRecovery(run, journal, shared));
                 Console.WriteLine($"// persistence, run {run} of {runs}: {rows[^1]}");
             }
         }
 
         Directory.CreateDirectory(resultsFolder);
-        File.WriteAllText(Path.Combine(resultsFolder, "persistence.csv"), PersistenceRow.ToCsv(rows));
-        File.WriteAllText(Path.Combine(resultsFolder, "persistence.md"), PersistenceSummary.ToMarkdown(rows));
+        var name = serialization == EventSerialization.Binary ? "persistence" : "persistence-json";
+        File.WriteAllText(Path.Combine(resultsFolder, $"{name}.csv"), PersistenceRow.ToCsv(rows));
+        File.WriteAllText(Path.Combine(resultsFolder, $"{name}.md"), PersistenceSummary.ToMarkdown(rows, serialization));
         return rows;
     }
 
@@ -88,12 +91,13 @@ internal static class PersistenceMix
     /// row fills its journal), and recovers every actor in a restarted system, keeping the replayed events: what the
     /// soundness test compares with its model.
     /// </summary>
-    public static IReadOnlyList<Recovered> PersistAndReplay(JournalKind journal, int actors, int eventsPerActor, int perWrite = 1)
+    public static IReadOnlyList<Recovered> PersistAndReplay(JournalKind journal, int actors, int eventsPerActor, int perWrite = 1, EventSerialization serialization = EventSerialization.Binary)
     {
+        var shared = JournalKinds.Shared(serialization);
         var directory = Paths.FreshDirectory(Paths.StoresRoot, $"persistence-{Guid.NewGuid():n}");
         try
         {
-            using (var writing = journal.Start(directory, "writing"))
+            using (var writing = journal.Start(directory, "writing", shared))
             {
                 var players = Spawn(writing.System, actors, keepReplayed: false);
                 WaitAll(players.Select(p => p.Ask<EventsPersisted>(new PersistEvents(eventsPerActor, perWrite))));
@@ -109,7 +113,7 @@ internal static class PersistenceMix
                 }
             }
 
-            using var restarted = journal.Start(directory, "restarted");
+            using var restarted = journal.Start(directory, "restarted", shared);
             return WaitAll(Spawn(restarted.System, actors, keepReplayed: true).Select(p => p.Ask<Recovered>(new ReportRecovery())));
         }
         finally
@@ -118,12 +122,12 @@ internal static class PersistenceMix
         }
     }
 
-    private static PersistenceRow MeasurePersist(int run, JournalKind journal, int actors)
+    private static PersistenceRow MeasurePersist(int run, JournalKind journal, string shared, int actors)
     {
         var directory = Paths.FreshDirectory(Paths.StoresRoot, $"persistence-{Guid.NewGuid():n}");
         try
         {
-            using var system = journal.Start(directory, "persist");
+            using var system = journal.Start(directory, "persist", shared);
             var players = Spawn(system.System, actors, keepReplayed: false);
             WaitAll(players.Select(p => p.Ask<Recovered>(new ReportRecovery())));
             WaitAll(players.Select(p => p.Ask<EventsPersisted>(new PersistEvents(WarmUpEvents))));
@@ -144,12 +148,12 @@ internal static class PersistenceMix
         }
     }
 
-    private static PersistenceRow MeasureRecovery(int run, JournalKind journal)
+    private static PersistenceRow MeasureRecovery(int run, JournalKind journal, string shared)
     {
         var directory = Paths.FreshDirectory(Paths.StoresRoot, $"persistence-{Guid.NewGuid():n}");
         try
         {
-            var filling = journal.Start(directory, "filling");
+            var filling = journal.Start(directory, "filling", shared);
             JournalSystem system;
             try
             {
@@ -158,7 +162,7 @@ internal static class PersistenceMix
                 if (journal.SurvivesRestart)
                 {
                     filling.Dispose();
-                    system = journal.Start(directory, "restarted");
+                    system = journal.Start(directory, "restarted", shared);
                 }
                 else
                 {

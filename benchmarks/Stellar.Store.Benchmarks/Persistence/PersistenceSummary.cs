@@ -31,12 +31,12 @@ internal static class PersistenceSummary
         return values.Count == 0 ? null : Figure.Of(values);
     }
 
-    public static string ToMarkdown(IReadOnlyList<PersistenceRow> rows)
+    public static string ToMarkdown(IReadOnlyList<PersistenceRow> rows, EventSerialization serialization)
     {
         var runs = rows.Select(r => r.Run).Distinct().Count();
         var journals = rows.Select(r => r.Journal).Distinct().ToList();
         var md = new StringBuilder();
-        md.AppendLine(CultureInfo.InvariantCulture, $"Persist: every actor persists its events with `Persist`, one at a time, after {PersistenceMix.WarmUpEvents} untimed events each; the time runs from the first command to the last actor's reply. Recovery: one actor's events, written untimed, recovered after a restart of the actor system on the same files (the journal started first by another actor's empty recovery). {runs} run(s) in rounds; each cell is the median over the runs with its 95% interval in brackets (distribution-free, from the runs' order statistics; none with one run).");
+        md.AppendLine(CultureInfo.InvariantCulture, $"Persist: every actor persists its events with `Persist`, one at a time, after {PersistenceMix.WarmUpEvents} untimed events each; the time runs from the first command to the last actor's reply. Recovery: one actor's events, written untimed, recovered after a restart of the actor system on the same files (the journal started first by another actor's empty recovery; the in-memory journal recovers a new incarnation in the same system). Events serialized by {(serialization == EventSerialization.Binary ? $"a binary serializer of their own (`{nameof(ScoredSerializer)}`, {ScoredSerializer.Size} bytes)" : "Akka's default serializer for objects (Newtonsoft JSON)")}, the same in every row. {runs} run(s) in rounds; each cell is the median over the runs with its 95% interval in brackets (distribution-free, from the runs' order statistics; none with one run).");
         md.AppendLine();
         md.AppendLine("| Workload | Actors | Events per actor | Journal | Pairing | Events/s | µs per event |");
         md.AppendLine("|---|---:|---:|---|---|---:|---:|");
