@@ -35,7 +35,11 @@ public static class Demo
         var after = await ViewAllAsync(restarted, ids).ConfigureAwait(false);
         foreach (var (was, now) in before.Zip(after).Take(5))
         {
-            output.WriteLine($"  {now.PersistenceId}: {now.State.Gold} gold, {now.State.Items.Count} items, {now.LastSequenceNr} events; recovered from the snapshot at event {now.RecoveredFromSnapshotAt} and {now.ReplayedEvents} events after it; {(was.State.SameAs(now.State) ? "same state as before the restart" : "DIFFERENT from before the restart")}");
+            var items = now.State.Items.Count == 1 ? "1 item" : $"{now.State.Items.Count} items";
+            var recovery = now.RecoveredFromSnapshotAt == 0
+                ? $"recovered from its {now.ReplayedEvents} events (no snapshot yet)"
+                : $"recovered from the snapshot at event {now.RecoveredFromSnapshotAt} and {now.ReplayedEvents} events after it";
+            output.WriteLine($"  {now.PersistenceId}: {now.State.Gold} gold, {items}, {now.LastSequenceNr} events; {recovery}; {(was.State.SameAs(now.State) ? "same state as before the restart" : "DIFFERENT from before the restart")}");
         }
 
         var result = new DemoResult(commands, before, after);

@@ -41,7 +41,10 @@ public sealed class PlayerWorld : IAsyncDisposable
             """).WithFallback(StellarPersistence.DefaultConfiguration());
     }
 
-    /// <summary>Starts a world on the store in <paramref name="directory"/> (created if missing); completes once its snapshot store has opened the store.</summary>
+    /// <summary>
+    /// Starts a world on the store in <paramref name="directory"/> (created if missing); completes once its snapshot
+    /// store has opened the store.
+    /// </summary>
     public static async Task<PlayerWorld> StartAsync(string directory, string durability, int snapshotEvery)
     {
         var system = ActorSystem.Create("players", Configuration(directory, durability));

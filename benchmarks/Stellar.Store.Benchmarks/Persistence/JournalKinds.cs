@@ -11,10 +11,11 @@ using Stellar.Store.Persistence;
 namespace Stellar.Store.Benchmarks.Persistence;
 
 /// <summary>
-/// The journals of the persistence benchmark, each an actor system built from a HOCON string. Pairings as everywhere
-/// in the benchmarks: our journal in Fsync mode beside Akka.Persistence.Sql on SQLite in WAL mode with
-/// <c>synchronous=FULL</c> (fsync), and in WriteThrough mode beside SQLite with <c>synchronous=NORMAL</c> (os-write). Akka's in-memory journal is the floor
-/// (no durability: what the actors and Akka.Persistence cost without a store).
+/// The journals of the persistence benchmark, each an actor system built from a HOCON string (the SQL rows add the
+/// <c>DataOptions</c> that apply SQLite's settings). Pairings as everywhere in the benchmarks: our journal in Fsync
+/// mode beside Akka.Persistence.Sql on SQLite in WAL mode with <c>synchronous=FULL</c> (fsync), and in WriteThrough
+/// mode beside SQLite with <c>synchronous=NORMAL</c> (os-write). Akka's in-memory journal is the floor (no
+/// durability: what the actors and Akka.Persistence cost without a store).
 /// </summary>
 internal static class JournalKinds
 {
@@ -66,13 +67,15 @@ internal static class JournalKinds
 
     /// <summary>
     /// Akka.Persistence.Sql as its documentation sets it up for SQLite: the Microsoft.Data.Sqlite provider by its
-    /// LinqToDB name (<c>ProviderName.SQLiteMS</c>), its defaults (<c>SqlPersistence.DefaultConfiguration</c>) behind the row's settings, <c>parallelism = 1</c> ("SQLite allows at most a single writer at
-    /// a time even in WAL mode"), its default batching (up to <c>batch-size = 100</c> writes per transaction) with the
-    /// opt-in batched inserts its README documents for SQLite (<c>tagtable-asqueryable-insert-mode = parameterized</c>,
+    /// LinqToDB name (<c>ProviderName.SQLiteMS</c>), its defaults (<c>SqlPersistence.DefaultConfiguration</c>) behind
+    /// the row's settings, <c>parallelism = 1</c> ("SQLite allows at most a single writer at a time even in WAL mode"),
+    /// its default batching (up to <c>batch-size = 100</c> writes per transaction) with the opt-in batched inserts its
+    /// README documents for SQLite (<c>tagtable-asqueryable-insert-mode = parameterized</c>,
     /// <c>prefer-parameters-on-multirow-insert = true</c>; level with the default or ahead of it at 1,000 actors in a
-    /// short A/B on this machine), and its own snapshot store. The database is created in WAL mode first (a mode SQLite keeps in the file); the
-    /// <c>synchronous</c> setting, which SQLite keeps per connection, is applied by <see cref="SqlitePragmas"/> on every
-    /// connection the plugin opens, handed to it as <c>DataOptions</c> through its <see cref="DataOptionsSetup"/>.
+    /// short A/B on this machine), and its own snapshot store. The database is created in WAL mode first (a mode SQLite
+    /// keeps in the file); the <c>synchronous</c> setting, which SQLite keeps per connection, is applied by
+    /// <see cref="SqlitePragmas"/> on every connection the plugin opens, handed to it as <c>DataOptions</c> through its
+    /// <see cref="DataOptionsSetup"/>.
     /// </summary>
     private static JournalSystem StartSql(string directory, string name, string shared, bool full)
     {
@@ -109,7 +112,10 @@ internal static class JournalKinds
         return Start(name, hocon + "\n" + shared, new DataOptionsSetup(options), pragmas, SqlPersistence.DefaultConfiguration);
     }
 
-    /// <summary>The HOCON every row of a run shares for <paramref name="serialization"/>: the binding of the events' serializer, if any.</summary>
+    /// <summary>
+    /// The HOCON every row of a run shares for <paramref name="serialization"/>: the binding of the events' serializer,
+    /// if any.
+    /// </summary>
     public static string Shared(EventSerialization serialization) => serialization switch
     {
         EventSerialization.Binary => $$"""

@@ -7,6 +7,9 @@ namespace Stellar.Store.Benchmarks.Persistence;
 /// </summary>
 public sealed record Scored(int Player, long Sequence, int Points)
 {
-    /// <summary>The points of the <paramref name="sequence"/>-th event of <paramref name="player"/>: fixed, so that a replay can be checked.</summary>
+    /// <summary>
+    /// The points of the <paramref name="sequence"/>-th event of <paramref name="player"/>: fixed, so that a replay can
+    /// be checked.
+    /// </summary>
     public static int PointsOf(int player, long sequence) => (int)(((player * 7_919L) + (sequence * 104_729L)) % 1_000);
 }

@@ -13,5 +13,8 @@ public sealed record EventsPersisted(string PersistenceId, long Events);
 /// <summary>Asks the actor for <see cref="Recovered"/>; stashed while it recovers, so the reply comes after recovery.</summary>
 public sealed record ReportRecovery;
 
-/// <summary>What the actor recovered: its events, their points, its last sequence number, and the events themselves when it keeps them.</summary>
+/// <summary>
+/// What the actor recovered: its events, their points, its last sequence number, and the events themselves when it
+/// keeps them.
+/// </summary>
 public sealed record Recovered(string PersistenceId, long Events, long Points, long LastSequenceNr, IReadOnlyList<Scored>? Replayed);
