@@ -109,7 +109,7 @@ internal static class PersistenceMix
                         Wait(player.GracefulStop(TimeSpan.FromMinutes(1)));
                     }
 
-                    return WaitAll(Spawn(writing.System, actors, keepReplayed: true).Select(p => p.Ask<Recovered>(new ReportRecovery())));
+                    return WaitAll(Spawn(writing.System, actors, keepReplayed: true, "replay").Select(p => p.Ask<Recovered>(new ReportRecovery())));
                 }
             }
 
@@ -197,8 +197,13 @@ internal static class PersistenceMix
         }
     }
 
-    private static IActorRef[] Spawn(ActorSystem system, int actors, bool keepReplayed) =>
-        Enumerable.Range(0, actors).Select(i => system.ActorOf(ScoringActor.Props($"player-{i}", i, keepReplayed), $"player-{i}")).ToArray();
+    /// <summary>
+    /// Actors for the persistence ids <c>player-0</c> to <c>player-{actors - 1}</c>. Their actor names carry
+    /// <paramref name="incarnation"/>: a stopped actor's name is free again only once its parent has processed its
+    /// termination, which may come after the stop's own acknowledgement.
+    /// </summary>
+    private static IActorRef[] Spawn(ActorSystem system, int actors, bool keepReplayed, string incarnation = "first") =>
+        Enumerable.Range(0, actors).Select(i => system.ActorOf(ScoringActor.Props($"player-{i}", i, keepReplayed), $"player-{i}-{incarnation}")).ToArray();
 
     /// <summary>What SQLite reported on the plugin's connections; a run whose settings did not take effect fails.</summary>
     private static string Checked(JournalKind journal, JournalSystem system)
