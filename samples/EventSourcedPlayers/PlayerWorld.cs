@@ -73,27 +73,16 @@ public sealed class PlayerWorld : IAsyncDisposable
     }
 
     /// <summary>
-    /// Waits until the snapshot store answers a load. Its load of an existing snapshot reads the actor system after
-    /// waiting for the store to open, which fails (no actor context) while the store is still opening; once it is open
-    /// a load does not wait, so the players that recover after this find their snapshots.
+    /// Waits until the snapshot store answers a load, which it does once it has opened the store: a world that has
+    /// started is ready to recover its players.
     /// </summary>
     private static async Task SnapshotStoreOpenAsync(ActorSystem system)
     {
         var snapshots = Akka.Persistence.Persistence.Instance.Apply(system).SnapshotStoreFor(null);
-        for (var attempt = 1; ; attempt++)
+        var reply = await snapshots.Ask<object>(new LoadSnapshot("world-start", SnapshotSelectionCriteria.Latest, long.MaxValue), TimeSpan.FromSeconds(30)).ConfigureAwait(false);
+        if (reply is not LoadSnapshotResult)
         {
-            var reply = await snapshots.Ask<object>(new LoadSnapshot("world-start", SnapshotSelectionCriteria.Latest, long.MaxValue), TimeSpan.FromSeconds(30)).ConfigureAwait(false);
-            if (reply is LoadSnapshotResult)
-            {
-                return;
-            }
-
-            if (attempt == 100)
-            {
-                throw new InvalidOperationException($"The snapshot store did not answer a load: {reply}.");
-            }
-
-            await Task.Delay(TimeSpan.FromMilliseconds(20)).ConfigureAwait(false);
+            throw new InvalidOperationException($"The snapshot store did not answer a load: {reply}.");
         }
     }
 

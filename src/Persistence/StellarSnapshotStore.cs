@@ -21,6 +21,12 @@ namespace Stellar.Store.Persistence;
 public sealed class StellarSnapshotStore : SnapshotStore
 {
     private readonly PluginSettings _settings;
+
+    /// <summary>
+    /// The actor system, kept for the continuations of its asynchronous calls: they run after an await, off the actor's
+    /// turn, where <c>Context</c> is not available (the first loads after a restart wait for the store to open).
+    /// </summary>
+    private readonly ActorSystem _system;
     private Task<StoreLease>? _lease;
     private Task<SnapshotLog>? _log;
 
@@ -28,7 +34,8 @@ public sealed class StellarSnapshotStore : SnapshotStore
     /// <exception cref="ConfigurationException">A setting is missing or wrong; the message names it.</exception>
     public StellarSnapshotStore(Config config)
     {
-        StellarPersistence.InjectDefaults(Context.System);
+        _system = Context.System;
+        StellarPersistence.InjectDefaults(_system);
         ArgumentNullException.ThrowIfNull(config);
         _settings = PluginSettings.From(
             config.WithFallback(StellarPersistence.DefaultConfiguration().GetConfig(StellarPersistence.SnapshotStorePluginId)),
@@ -63,7 +70,7 @@ public sealed class StellarSnapshotStore : SnapshotStore
         }
 
         var latest = selected[^1];
-        var snapshot = AkkaPayloads.Deserialize(Context.System, latest.Payload, latest.SerializerId, latest.SerializerManifest);
+        var snapshot = AkkaPayloads.Deserialize(_system, latest.Payload, latest.SerializerId, latest.SerializerManifest);
         return new SelectedSnapshot(new SnapshotMetadata(latest.PersistenceId, latest.SequenceNr, new DateTime(latest.Timestamp, DateTimeKind.Utc)), snapshot);
     }
 
@@ -72,7 +79,7 @@ public sealed class StellarSnapshotStore : SnapshotStore
     {
         ArgumentNullException.ThrowIfNull(metadata);
         ArgumentNullException.ThrowIfNull(snapshot);
-        var (bytes, serializerId, manifest) = AkkaPayloads.Serialize(Context.System, snapshot);
+        var (bytes, serializerId, manifest) = AkkaPayloads.Serialize(_system, snapshot);
         var record = new SnapshotRecord
         {
             PersistenceId = metadata.PersistenceId,

@@ -18,6 +18,7 @@ public class SnapshotStoreSaveSnapshotSpec : PluginSpec
     private static readonly int RepeatCount = Stress.Pick(10, 200);
     private readonly TestProbe _senderProbe;
     private string _persistenceId = "ac-" + Guid.NewGuid().ToString("N")[^8..];
+    private int _incarnations;
 
     public SnapshotStoreSaveSnapshotSpec(ITestOutputHelper output)
         : this(PluginTestConfig.NewDirectory(), output)
@@ -96,10 +97,12 @@ public class SnapshotStoreSaveSnapshotSpec : PluginSpec
 
     private void NewPersistenceId() => _persistenceId = "ac-" + Guid.NewGuid().ToString("N")[^8..];
 
+    // The TCK names every incarnation "persistence-actor-1"; the guardian frees a name only once it has processed the
+    // child's termination, which may come after the test's own Terminated, so a reused name fails at random.
     private IActorRef CreatePersistenceActor()
     {
         var id = _persistenceId;
-        return Sys.ActorOf(Props.Create(() => new SnapshottingActor(id)), "persistence-actor-1");
+        return Sys.ActorOf(Props.Create(() => new SnapshottingActor(id)), $"persistence-actor-{++_incarnations}");
     }
 
     private async Task StopActorAsync(IActorRef actor)
