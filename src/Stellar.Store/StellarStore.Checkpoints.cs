@@ -21,6 +21,12 @@ public sealed partial class StellarStore
     /// <summary>Each loaded collection's way to cut its chain into a checkpoint on its writer's turn.</summary>
     private readonly Dictionary<string, Func<CheckpointBuilder, CancellationToken, Task>> _cutters = new(StringComparer.Ordinal);
 
+    /// <summary>
+    /// The active shards' prefixes the last checkpoint of this process kept as files of its own (see
+    /// <see cref="CheckpointBuilder.KeptPrefixes"/>); read and replaced under <see cref="_checkpointGate"/>.
+    /// </summary>
+    private IReadOnlyDictionary<string, KeptPrefix> _keptPrefixes = new Dictionary<string, KeptPrefix>();
+
     /// <summary>The directory of a store opened by <see cref="OpenReadOnlyAsync"/>, removed at its close; null otherwise.</summary>
     private string? _view;
 
@@ -34,18 +40,22 @@ public sealed partial class StellarStore
     /// Takes a checkpoint named <paramref name="name"/>: one consistent cut across every collection of the store, in a
     /// directory under <see cref="CheckpointsPath"/> that opens as a store (<see cref="OpenReadOnlyAsync"/>,
     /// <see cref="RestoreAsync"/>). Writes go on meanwhile: each collection's writer holds its writes only while its
-    /// shards get their names in the checkpoint (<see cref="CheckpointInfo.WriterPause"/>), and the committed bytes of
-    /// the active shards are copied after, off the writers.
+    /// shards are listed for the checkpoint (<see cref="CheckpointInfo.WriterPause"/>); the links and the copies of the
+    /// active shards' committed bytes are made after, off the writers.
     /// </summary>
     /// <remarks>
     /// <para>What the cut holds: every write whose task completed before the call; no write issued after the task
     /// completes; a write across collections (<see cref="WriteAsync"/>) and an atomic batch whole or not at all. Writes
     /// in flight during the call may or may not be in it.</para>
     /// <para>Sealed shards, which nothing ever changes, are shared with the store by hard link (copied where the file
-    /// system cannot link), so a checkpoint after a checkpoint costs about the bytes written since, plus the committed
-    /// part of each collection's active shard (at most <see cref="StoreOptions.MaxShardBytes"/> each). Encrypted stores
-    /// work the same: the checkpoint holds the same ciphertext, signed with the same key, and nothing ever appends to
-    /// its shards, so no key and nonce is used twice.</para>
+    /// system cannot link). A checkpoint seals the active shard of each collection at that collection's next write, so
+    /// the next checkpoint links it too, and copies only the blocks written after this one (a collection not written
+    /// since keeps the copy this checkpoint made, linked): a checkpoint after a checkpoint copies the bytes written
+    /// since, and one shard header per collection written. A collection written between checkpoints gains a shard per
+    /// checkpoint; once <c>64</c> small ones gathered, it compacts (when <see cref="StoreOptions.CompactionThreshold"/>
+    /// lets it compact on its own), which merges them. Encrypted stores work the same: the checkpoint holds the same
+    /// ciphertext, signed with the same key, and nothing ever appends to its shards, so no key and nonce is used
+    /// twice.</para>
     /// <para>Durable when the task completes, in every durability mode: every file of the checkpoint and its directory
     /// are flushed to the device. A crash before that leaves a directory named with <c>.partial</c>, which the next
     /// checkpoint of that name replaces. <see cref="StoreOptions.CheckpointRetention"/> is applied after the checkpoint
@@ -84,7 +94,7 @@ public sealed partial class StellarStore
                 Directory.Delete(partial, recursive: true);
             }
 
-            var checkpoint = new CheckpointBuilder(partial);
+            var checkpoint = new CheckpointBuilder(partial, _keptPrefixes);
             using var activity = StoreDiagnostics.StartCheckpoint(name);
             try
             {
@@ -100,6 +110,7 @@ public sealed partial class StellarStore
                 await Task.WhenAll(names.Select(n => CutAsync(n, checkpoint, cancellationToken))).ConfigureAwait(false);
                 var createdAt = Options.Clock.GetUtcNow();
                 var info = await Task.Run(() => checkpoint.Finish(name, final, createdAt, _manifest.SerializeCut, cancellationToken), cancellationToken).ConfigureAwait(false);
+                _keptPrefixes = checkpoint.KeptPrefixes;
                 ApplyRetention();
                 StoreDiagnostics.Checkpointed(activity, info);
                 return info;
@@ -107,6 +118,7 @@ public sealed partial class StellarStore
             catch (Exception e)
             {
                 activity?.SetStatus(ActivityStatusCode.Error, e.Message);
+                checkpoint.ReleaseHolds();
                 TryDeleteDirectory(partial);
                 throw;
             }

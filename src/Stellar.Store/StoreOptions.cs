@@ -89,8 +89,9 @@ public sealed class StoreOptions
 
     /// <summary>
     /// A collection is compacted in the background when the live share of its record bytes falls under this ratio
-    /// and the dead bytes reach a sixteenth of <see cref="MaxShardBytes"/>. Default 0.5; 0 turns automatic
-    /// compaction off (<see cref="Collection{TKey,TValue}.CompactAsync"/> still works).
+    /// and the dead bytes reach a sixteenth of <see cref="MaxShardBytes"/>, and also once 64 small sealed shards (under a
+    /// sixteenth of <see cref="MaxShardBytes"/> each, as checkpoints leave behind) gathered since its last compaction.
+    /// Default 0.5; 0 turns automatic compaction off (<see cref="Collection{TKey,TValue}.CompactAsync"/> still works).
     /// </summary>
     public double CompactionThreshold { get; init; } = 0.5;
 

@@ -9,78 +9,59 @@ namespace Stellar.Store.Checkpoints;
 
 /// <summary>
 /// One checkpoint being written, in a directory of its own named with <see cref="CheckpointName.PartialSuffix"/>: each
-/// collection's writer cuts its chain into it on its turn (<see cref="Shards.ShardChain.CutInto"/>), then
-/// <see cref="Finish"/>, off every writer, copies the active shards' committed bytes, writes the manifest and the
-/// checkpoint's description, and gives the directory its final name.
+/// collection's writer cuts its chain into it on its turn (<see cref="Shards.ShardChain.CutInto"/>), which only lists
+/// what the checkpoint keeps and holds the chain's shard files from deletion; then <see cref="Finish"/>, off every
+/// writer, links the sealed shards, copies the active shards' committed bytes, releases the holds, writes the manifest
+/// and the checkpoint's description, and gives the directory its final name.
 /// </summary>
 /// <remarks>Thread safety: the writers of several collections call <see cref="Share"/>, <see cref="KeepPrefix"/>,
-/// <see cref="Add"/>, <see cref="Fail"/> and <see cref="Paused"/> at once; <see cref="Finish"/> runs after all of them.</remarks>
+/// <see cref="Hold"/>, <see cref="Add"/>, <see cref="Fail"/> and <see cref="Paused"/> at once; <see cref="Finish"/>
+/// runs after all of them, and <see cref="ReleaseHolds"/> may run at any time after.</remarks>
 internal sealed class CheckpointBuilder
 {
     /// <summary>The file in a checkpoint's directory that describes it (a <see cref="CheckpointInfo"/>, as JSON).</summary>
     public const string InfoFileName = "CHECKPOINT";
 
-    /// <summary>The suffix of an active shard's temporary second name in the checkpoint, until its prefix is copied.</summary>
-    private const string PrefixSuffix = ".prefix";
-
     private static readonly JsonSerializerOptions JsonOptions = new() { WriteIndented = true };
 
-    /// <summary>The methods a cut runs on a writer's turn (see <see cref="PrepareCut"/>).</summary>
+    /// <summary>The methods a cut runs on a writer's turn, compiled before any is asked for its cut (see the constructor).</summary>
     private static readonly MethodInfo[] CutMethods =
     [
         typeof(ShardChain).GetMethod(nameof(ShardChain.CutInto))!,
         typeof(ManifestStore).GetMethod(nameof(ManifestStore.Copy), BindingFlags.Static | BindingFlags.NonPublic)!,
         typeof(CheckpointBuilder).GetMethod(nameof(Share))!,
         typeof(CheckpointBuilder).GetMethod(nameof(KeepPrefix))!,
+        typeof(CheckpointBuilder).GetMethod(nameof(Hold))!,
         typeof(CheckpointBuilder).GetMethod(nameof(Add))!,
         typeof(CheckpointBuilder).GetMethod(nameof(Paused))!,
     ];
 
     private readonly object _gate = new();
     private readonly List<ManifestCollection> _collections = new();
-    private readonly List<(string Temp, string Final, long Length)> _prefixes = new();
+    private readonly List<(string Source, string Name, long Length)> _shares = new();
+    private readonly List<(string Source, string Name, long Length)> _prefixes = new();
+    private readonly List<Action> _holds = new();
+    private readonly IReadOnlyDictionary<string, KeptPrefix> _previous;
+    private readonly Dictionary<string, KeptPrefix> _kept = new(StringComparer.Ordinal);
     private Exception? _failure;
     private long _shared;
     private long _copied;
     private TimeSpan _pause;
 
-    /// <summary>Starts a checkpoint in <paramref name="directory"/>, which must not exist.</summary>
-    public CheckpointBuilder(string directory)
+    /// <summary>
+    /// Starts a checkpoint in <paramref name="directory"/>, which must not exist. <paramref name="previous"/> are the
+    /// active shards' prefixes the last checkpoint kept (its <see cref="KeptPrefixes"/>): one of the same length is
+    /// linked from there instead of copied again. Compiles the code a cut runs on a writer's turn, off every writer
+    /// (otherwise the first checkpoint of a process holds each writer while the runtime compiles it).
+    /// </summary>
+    public CheckpointBuilder(string directory, IReadOnlyDictionary<string, KeptPrefix> previous)
     {
         Directory = directory;
+        _previous = previous;
         PrivateFiles.CreateDirectory(directory);
-        PrepareCut(directory);
-    }
-
-    /// <summary>
-    /// Off every writer, before any is asked for its cut: compiles the code a cut runs on a writer's turn (at once, when
-    /// it was compiled before), and binds the link call by linking an empty file in <paramref name="directory"/>, a few
-    /// system calls. Otherwise the first checkpoint of a process holds each writer while the runtime does both
-    /// (measured: a first pause of 1.1 to 1.5 ms, where later ones take tens to hundreds of microseconds). A probe the
-    /// file system refuses is left to the cut, which meets the same refusal and reports it.
-    /// </summary>
-    private static void PrepareCut(string directory)
-    {
         foreach (var method in CutMethods)
         {
             RuntimeHelpers.PrepareMethod(method.MethodHandle);
-        }
-
-        var probe = Path.Combine(directory, ".link-probe");
-        try
-        {
-            using (PrivateFiles.Open(probe, FileMode.CreateNew, FileAccess.Write, FileShare.None))
-            {
-            }
-
-            HardLink.LinkOrCopy(probe, probe + ".linked");
-            File.Delete(probe + ".linked");
-            File.Delete(probe);
-        }
-        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-        {
-            // Only a warm-up: the cut reports a refusal of its own links, and a probe file left behind is an unknown file,
-            // which an open of the checkpoint ignores.
         }
     }
 
@@ -88,38 +69,46 @@ internal sealed class CheckpointBuilder
     public string Directory { get; }
 
     /// <summary>
-    /// Gives <paramref name="source"/>, a sealed shard of <paramref name="length"/> bytes (as the manifest records it, so
-    /// that the writer's turn costs one system call per shard), the name <paramref name="name"/> in the checkpoint.
+    /// After <see cref="Finish"/>: the active shards' prefixes this checkpoint holds, by file name, with where they are
+    /// under its final name; the next checkpoint links those still of the same length.
+    /// </summary>
+    public IReadOnlyDictionary<string, KeptPrefix> KeptPrefixes => _kept;
+
+    /// <summary>
+    /// Gives <paramref name="source"/>, a sealed shard of <paramref name="length"/> bytes (as the manifest records it),
+    /// the name <paramref name="name"/> in the checkpoint, at <see cref="Finish"/>. The caller holds the file from
+    /// deletion until then (<see cref="Hold"/>).
     /// </summary>
     public void Share(string source, string name, long length)
     {
-        var target = Path.Combine(Directory, name);
-        var linked = HardLink.LinkOrCopy(source, target);
         lock (_gate)
         {
-            if (linked)
-            {
-                _shared += length;
-            }
-            else
-            {
-                _copied += length;
-            }
+            _shares.Add((source, name, length));
         }
     }
 
     /// <summary>
     /// Keeps the first <paramref name="length"/> bytes of <paramref name="source"/>, the active shard, as
-    /// <paramref name="name"/> in the checkpoint: linked now to a temporary name (so a compaction that deletes the
-    /// shard cannot take them away), copied by <see cref="Finish"/>.
+    /// <paramref name="name"/> in the checkpoint, copied at <see cref="Finish"/> (the writer appends only after them).
+    /// The caller holds the file from deletion until then (<see cref="Hold"/>).
     /// </summary>
     public void KeepPrefix(string source, string name, long length)
     {
-        var temp = Path.Combine(Directory, name + PrefixSuffix);
-        HardLink.LinkOrCopy(source, temp);
         lock (_gate)
         {
-            _prefixes.Add((temp, Path.Combine(Directory, name), length));
+            _prefixes.Add((source, name, length));
+        }
+    }
+
+    /// <summary>
+    /// Registers <paramref name="release"/>, which ends a hold that keeps a collection's shard files from deletion, to
+    /// run once, by <see cref="ReleaseHolds"/>, when the checkpoint no longer reads them.
+    /// </summary>
+    public void Hold(Action release)
+    {
+        lock (_gate)
+        {
+            _holds.Add(release);
         }
     }
 
@@ -153,12 +142,29 @@ internal sealed class CheckpointBuilder
         }
     }
 
+    /// <summary>Ends every hold the cuts took (see <see cref="Hold"/>); later calls do nothing. Any thread.</summary>
+    public void ReleaseHolds()
+    {
+        Action[] holds;
+        lock (_gate)
+        {
+            holds = _holds.ToArray();
+            _holds.Clear();
+        }
+
+        foreach (var release in holds)
+        {
+            release();
+        }
+    }
+
     /// <summary>
-    /// After every collection was cut: copies the active shards' kept bytes, flushes them, writes the manifest
-    /// (<paramref name="manifest"/> makes its bytes from the cut entries) and the description, then renames the directory
-    /// to <paramref name="finalDirectory"/>. Every byte is on the device when it returns.
+    /// After every collection was cut: links the sealed shards, copies the active shards' kept bytes (or links the last
+    /// checkpoint's copy of the same bytes), releases the holds, writes the manifest (<paramref name="manifest"/> makes
+    /// its bytes from the cut entries) and the description, then renames the directory to
+    /// <paramref name="finalDirectory"/>. Every byte is on the device when it returns.
     /// </summary>
-    /// <exception cref="IOException">A cut or a copy failed; the caller removes the directory.</exception>
+    /// <exception cref="IOException">A cut, a link or a copy failed; the caller removes the directory.</exception>
     public CheckpointInfo Finish(string name, string finalDirectory, DateTimeOffset createdAt, Func<IReadOnlyCollection<ManifestCollection>, byte[]> manifest, CancellationToken cancellationToken)
     {
         if (_failure is not null)
@@ -166,12 +172,24 @@ internal sealed class CheckpointBuilder
             throw new IOException($"The checkpoint '{name}' failed: {_failure.Message}", _failure);
         }
 
-        foreach (var (temp, final, length) in _prefixes)
+        try
         {
-            cancellationToken.ThrowIfCancellationRequested();
-            CopyPrefix(temp, final, length);
-            File.Delete(temp);
-            _copied += length;
+            foreach (var (source, fileName, length) in _shares)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                Count(HardLink.LinkOrCopy(source, Path.Combine(Directory, fileName)), length);
+            }
+
+            foreach (var (source, fileName, length) in _prefixes)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                Count(KeepPrefixFile(source, fileName, length), length);
+                _kept[fileName] = new KeptPrefix(Path.Combine(finalDirectory, fileName), length);
+            }
+        }
+        finally
+        {
+            ReleaseHolds();
         }
 
         var info = new CheckpointInfo
@@ -202,6 +220,46 @@ internal sealed class CheckpointBuilder
         catch (Exception e) when (e is IOException or JsonException or UnauthorizedAccessException)
         {
             return null;
+        }
+    }
+
+    /// <summary>
+    /// Makes <paramref name="fileName"/> in the checkpoint hold the first <paramref name="length"/> bytes of the active
+    /// shard <paramref name="source"/>: a link to the last checkpoint's copy when that kept the same bytes (the shard got
+    /// no block since; nothing but the writer appends to it, and only after them), else a copy. Returns whether it linked.
+    /// </summary>
+    private bool KeepPrefixFile(string source, string fileName, long length)
+    {
+        var target = Path.Combine(Directory, fileName);
+        if (_previous.TryGetValue(fileName, out var previous) && previous.Length == length)
+        {
+            try
+            {
+                if (new FileInfo(previous.Path).Length == length)
+                {
+                    return HardLink.LinkOrCopy(previous.Path, target);
+                }
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+            {
+                // The last checkpoint was deleted meanwhile, or its copy is unreadable: copy from the store instead.
+                File.Delete(target);
+            }
+        }
+
+        CopyPrefix(source, target, length);
+        return false;
+    }
+
+    private void Count(bool linked, long length)
+    {
+        if (linked)
+        {
+            _shared += length;
+        }
+        else
+        {
+            _copied += length;
         }
     }
 

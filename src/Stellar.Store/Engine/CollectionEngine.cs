@@ -304,7 +304,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         _pipeline.Commit(_stager.Blocks, _stager.Count, _stager.CountBeforePart, _stager.HasPart, partPlaced);
         _stager.Committed();
         EndGroup();
-        if (Ledger.WantsCompaction())
+        if (Ledger.WantsCompaction() || (Ledger.CompactsOnItsOwn && _chain.WantsMerge()))
         {
             CompactionWanted?.Invoke();
         }

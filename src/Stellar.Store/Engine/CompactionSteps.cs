@@ -67,12 +67,18 @@ internal sealed class CompactionSteps<TKey, TValue>
         _staged.Clear();
     }
 
-    /// <summary>Deletes every compacted shard still kept for old snapshots; only once the writer has stopped.</summary>
+    /// <summary>
+    /// Deletes every compacted shard still kept for old snapshots; only once the writer has stopped. While a checkpoint
+    /// still reads the chain's files they stay, and the next open removes them (the manifest no longer lists them).
+    /// </summary>
     public void DeleteAllRetired()
     {
-        foreach (var (_, shards) in _retired)
+        if (!_chain.HoldsShardFiles)
         {
-            _chain.DeleteRetired(shards);
+            foreach (var (_, shards) in _retired)
+            {
+                _chain.DeleteRetired(shards);
+            }
         }
 
         _retired.Clear();
@@ -80,10 +86,16 @@ internal sealed class CompactionSteps<TKey, TValue>
 
     /// <summary>
     /// Deletes the files of compacted shards once no snapshot older than the compaction's pin is left, since only
-    /// such a snapshot can still read a large value that was not copied (it was dead at the pin).
+    /// such a snapshot can still read a large value that was not copied (it was dead at the pin), and no checkpoint
+    /// still reads files it listed at its cut.
     /// </summary>
     private void DeleteRetiredShards()
     {
+        if (_chain.HoldsShardFiles)
+        {
+            return;
+        }
+
         for (var i = _retired.Count - 1; i >= 0; i--)
         {
             if (!_map.IsPinnedBelow(_retired[i].PinnedVersion))

@@ -85,6 +85,9 @@ internal sealed class ShardUsageLedger
         }
     }
 
+    /// <summary>Whether the collection compacts on its own at all (a compaction threshold above 0).</summary>
+    public bool CompactsOnItsOwn => _compactionThreshold > 0;
+
     /// <summary>Writer only, after a commit: whether dead records passed the threshold and the floor.</summary>
     public bool WantsCompaction()
     {

@@ -7,22 +7,31 @@ namespace Stellar.Store.Shards;
 /// <summary>A checkpoint's cut of the chain: every block committed so far, shared or copied, never changed.</summary>
 internal sealed partial class ShardChain
 {
-    /// <summary>A checkpoint seals an active shard that holds at least this fraction of <c>MaxShardBytes</c> (see <see cref="CutInto"/>).</summary>
-    private const int CheckpointRollFraction = 16;
+    /// <summary>Checkpoints still reading this chain's shard files (see <see cref="CutInto"/>).</summary>
+    private int _checkpointHolds;
+
+    /// <summary>
+    /// Whether a checkpoint still reads shard files it listed at its cut: a compaction's retired shards are deleted only
+    /// after. Any thread.
+    /// </summary>
+    public bool HoldsShardFiles => Volatile.Read(ref _checkpointHolds) > 0;
 
     /// <summary>
     /// On the writer's turn, between two groups (or, for a collection nobody loaded, while no writer can start): cuts the
-    /// chain as committed so far into <paramref name="checkpoint"/>. Sealed shards get a second name there (a hard
-    /// link, or a copy where the file system has none); the active shard gets a link to a temporary name, whose first
-    /// bytes up to the current length the checkpoint copies later, off the writer, since the writer goes on appending
-    /// after them. The checkpoint's entry lists the active shard as sealed at that length. Buffered blocks are handed to
-    /// the OS first (a failure there is the store's, and faults the collection); a failure of a link is the
-    /// checkpoint's, which it fails, and changes nothing in the store.
+    /// chain as committed so far into <paramref name="checkpoint"/>, which links its sealed shards and copies the
+    /// active shard's bytes up to the current length later, off the writer (<see cref="CheckpointBuilder.Finish"/>);
+    /// until then the chain keeps every shard file from deletion (<see cref="HoldsShardFiles"/>). The writer's turn
+    /// costs no system call but handing buffered blocks to the OS. The checkpoint's entry lists the active shard as sealed
+    /// at that length, and an active shard that holds a block is sealed at the next write, so that the next checkpoint
+    /// links it and copies only blocks written after this cut. A failure there is the store's, and faults the
+    /// collection; a failure of the cut is the checkpoint's, which it fails, and changes nothing in the store.
     /// </summary>
     public void CutInto(CheckpointBuilder checkpoint)
     {
         DrainBuffer();
         var started = Stopwatch.GetTimestamp();
+        Interlocked.Increment(ref _checkpointHolds);
+        checkpoint.Hold(() => Interlocked.Decrement(ref _checkpointHolds));
         try
         {
             var entry = _entry;
@@ -41,10 +50,7 @@ internal sealed partial class ShardChain
                 Debug.Assert(shardId == ActiveShardId, "only the active shard is unsealed");
                 var length = File(shardId).Length;
                 checkpoint.KeepPrefix(path, name, length);
-
-                // A large active shard is sealed at the next write, so that the next checkpoint copies only what was
-                // written after this one, and never the same bytes again.
-                _mustRoll |= length >= _maxShardBytes / CheckpointRollFraction;
+                _mustRoll |= _activeLastSequence is not null;
                 details[shardId] = new ManifestShard { Salt = shard?.Salt, FirstSequence = shard?.FirstSequence, SealedLength = length, LastSequence = _activeLastSequence };
             }
 

@@ -4,6 +4,36 @@ namespace Stellar.Store.Shards;
 
 internal sealed partial class ShardChain
 {
+    /// <summary>A sealed shard shorter than this fraction of <c>MaxShardBytes</c> is small (see <see cref="WantsMerge"/>).</summary>
+    private const int SmallShardFraction = 16;
+
+    /// <summary>How many more small sealed shards gather before the chain asks for a compaction that merges them.</summary>
+    public const int SmallShardsPerMerge = 64;
+
+    /// <summary>The small sealed shards in the chain, as of the last change to its entry.</summary>
+    private int _smallSealedShards;
+
+    /// <summary>The count of small sealed shards at which <see cref="WantsMerge"/> next asks for a compaction.</summary>
+    private int _mergeAt = SmallShardsPerMerge;
+
+    /// <summary>
+    /// Writer only, after a commit: whether <see cref="SmallShardsPerMerge"/> small sealed shards gathered since the last
+    /// compaction or the last time this said so. Checkpoints seal the active shard of every collection written since
+    /// the last one, so frequent checkpoints leave a trail of small shards behind a collection that never overwrites (and
+    /// so never gathers dead bytes); a compaction merges them, so that the shard count, the manifest, and every later
+    /// checkpoint's links stay bounded.
+    /// </summary>
+    public bool WantsMerge()
+    {
+        if (_smallSealedShards < _mergeAt)
+        {
+            return false;
+        }
+
+        _mergeAt = _smallSealedShards + SmallShardsPerMerge;
+        return true;
+    }
+
     /// <summary>The shard files removed at open (by <see cref="RemoveObsoleteFiles"/>) because the manifest no longer lists them.</summary>
     public List<string> RemovedFiles { get; } = new();
 
@@ -105,6 +135,8 @@ internal sealed partial class ShardChain
 
             _touched.Remove(shardId);
         }
+
+        _mergeAt = _smallSealedShards + SmallShardsPerMerge;
     }
 
     /// <summary>Writer only: deletes shard files a compaction replaced, once no reader can need them.</summary>
@@ -230,6 +262,21 @@ internal sealed partial class ShardChain
 
         var later = _entry.Shards.Skip(index + 1).Select(id => _entry.ShardDetails.GetValueOrDefault(id)?.FirstSequence).FirstOrDefault(first => first is not null);
         return later <= sequence;
+    }
+
+    /// <summary>Counts the small sealed shards of <see cref="_entry"/> (see <see cref="WantsMerge"/>).</summary>
+    private void CountSmallSealedShards()
+    {
+        var small = 0;
+        foreach (var details in _entry.ShardDetails.Values)
+        {
+            if (details.SealedLength < _maxShardBytes / SmallShardFraction)
+            {
+                small++;
+            }
+        }
+
+        _smallSealedShards = small;
     }
 
     /// <summary>The highest last sequence the manifest records of <paramref name="shards"/>, all sealed.</summary>

@@ -72,6 +72,8 @@ internal sealed partial class ShardChain : IDisposable
         _entry = manifest.Collection(collectionId);
         _maxShardBytes = maxShardBytes;
         _durability = durability;
+        CountSmallSealedShards();
+        _mergeAt = _smallSealedShards + SmallShardsPerMerge;
         foreach (var (shardId, details) in _entry.ShardDetails)
         {
             if (details.Salt is { } salt)
@@ -339,7 +341,11 @@ internal sealed partial class ShardChain : IDisposable
     private void Sync(IStorageFile file, uint shardId) => Diagnostics.Fsync(file, _collectionId, shardId);
 
     /// <summary>Reads this collection's entry again after a request to the manifest changed it.</summary>
-    private void Refresh() => _entry = _manifest.Collection(_collectionId);
+    private void Refresh()
+    {
+        _entry = _manifest.Collection(_collectionId);
+        CountSmallSealedShards();
+    }
 
     private void DrainBuffer()
     {
