@@ -27,6 +27,8 @@ public static class Columns
         new MetricColumn("Pause µs", "Median time a checkpoint held the collection's writer, µs", (_, c) => SideMetrics.Read(c, SideMetrics.WriterPauseMicroseconds), "F1"),
         new MetricColumn("Copied KiB", "Median bytes a checkpoint copied (the rest it shared by hard link), in KiB", (_, c) =>
             SideMetrics.Read(c, SideMetrics.CopiedBytes) is { } bytes ? bytes / 1024 : null, "N0"),
+        new MetricColumn("Written KiB", "Median bytes the store's shard files grew by since the last checkpoint, in KiB", (_, c) =>
+            SideMetrics.Read(c, SideMetrics.WrittenBytes) is { } bytes ? bytes / 1024 : null, "N0"),
         new MetricColumn("Disk KiB", "Bytes the store took on disk after the workload, in KiB", (_, c) =>
             SideMetrics.Read(c, SideMetrics.DiskBytes) is { } bytes ? bytes / 1024 : null, "N0"),
         new MetricColumn("Disk B/rec", "Bytes the store took on disk after the workload, per record it holds", (_, c) =>

@@ -29,6 +29,9 @@ public static class SideMetrics
     /// <summary>The median bytes a checkpoint copied (the rest it shared by hard link).</summary>
     public const string CopiedBytes = "copied-bytes";
 
+    /// <summary>The median bytes the store's shard files grew by between two checkpoints (what the next one should copy at most).</summary>
+    public const string WrittenBytes = "written-bytes";
+
     /// <summary>The method name under which a figure applies to every method of the class.</summary>
     public const string AnyMethod = "any";
 
