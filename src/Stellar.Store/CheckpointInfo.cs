@@ -18,19 +18,21 @@ public sealed record CheckpointInfo
 
     /// <summary>
     /// Bytes the checkpoint shares with the store and with other checkpoints by hard link: sealed shards, which no one
-    /// ever changes. They cost no disk space until the store deletes its own name for them (after a compaction).
+    /// ever changes, and the last checkpoint's copy of an active shard that got no block since. They cost no disk space
+    /// until the store (or that checkpoint) deletes its own name for them.
     /// </summary>
     public required long SharedBytes { get; init; }
 
     /// <summary>
-    /// Bytes the checkpoint copied: the committed part of each collection's active shard, and any shard the file system
-    /// could not link. This is what the checkpoint cost on disk.
+    /// Bytes the checkpoint copied: the committed part of each collection's active shard written since the last
+    /// checkpoint (a checkpoint seals the active shards it copies at their next write, so the next one copies only newer
+    /// blocks), and any shard the file system could not link. This is what the checkpoint cost on disk.
     /// </summary>
     public required long CopiedBytes { get; init; }
 
     /// <summary>
-    /// The longest time one collection's writer held its writes for the checkpoint: the time to give the collection's
-    /// shards their names in the checkpoint, between two groups of writes. The copy runs after, while writes go on.
+    /// The longest time one collection's writer held its writes for the checkpoint: the time to list the collection's
+    /// shards for the checkpoint, between two groups of writes. The links and the copy run after, while writes go on.
     /// </summary>
     public required TimeSpan WriterPause { get; init; }
 }
