@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace Stellar.Store;
 
 /// <summary>The collection's change feed.</summary>
@@ -10,6 +12,8 @@ public sealed partial class Collection<TKey, TValue>
     /// <see cref="ChangePosition.Start"/> starts at the oldest change still on disk (after a compaction, a snapshot
     /// of the records alive then, as puts); <see cref="ChangePosition.Now"/> delivers only changes committed after
     /// the call; a change's <see cref="Change{TKey,TValue}.Position"/> resumes after it, also after a restart.
+    /// <c>Changes()</c> and <c>Changes(default)</c> start at <see cref="ChangePosition.Start"/>, which is
+    /// <c>default(ChangePosition)</c>: the <c>default</c> literal picks this overload, not the cursor name's.
     /// </summary>
     /// <remarks>
     /// <para>Only committed changes: a write appears once its task completed or could have (published to readers),
@@ -28,7 +32,8 @@ public sealed partial class Collection<TKey, TValue>
     /// Thrown by the enumeration when a compaction replaced the changes after <paramref name="from"/>; it names the
     /// oldest position available.
     /// </exception>
-    public IAsyncEnumerable<Change<TKey, TValue>> Changes(ChangePosition from, CancellationToken cancellationToken = default)
+    [OverloadResolutionPriority(1)]
+    public IAsyncEnumerable<Change<TKey, TValue>> Changes(ChangePosition from = default, CancellationToken cancellationToken = default)
     {
         _store.ThrowIfDisposed();
         return _engine.Feed.ReadAsync(from, _writer.FlushAsync, cancellationToken);
@@ -70,6 +75,6 @@ public sealed partial class Collection<TKey, TValue>
         ArgumentOutOfRangeException.ThrowIfGreaterThan(name.Length, 128, nameof(name));
         _store.ThrowIfDisposed();
         _store.ThrowIfReadOnly();
-        return new ChangeFeedCursor<TKey, TValue>(this, _store.FeedCursors(), name);
+        return new ChangeFeedCursor<TKey, TValue>(this, _store.FeedCursors(), _store.FeedCursorGates, name);
     }
 }
