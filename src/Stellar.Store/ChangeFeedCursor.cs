@@ -20,8 +20,11 @@ namespace Stellar.Store;
 /// durable as the store's <see cref="Durability"/> promises when the task of <see cref="AcknowledgeAsync"/>,
 /// <see cref="HoldCompactionAsync"/>, <see cref="ReleaseCompactionAsync"/> or <see cref="DeleteAsync"/> completes.</para>
 /// <para>Thread safety: any thread; a cursor is meant for one consumer at a time, which acknowledges in order (an
-/// acknowledgement of a position not after the stored one is ignored, so a cursor does not move back). Each write
-/// reads the stored record and writes it back whole, so two of them racing on one cursor may lose one's change.</para>
+/// acknowledgement of a position not after the stored one is ignored, so a cursor does not move back). Calls that
+/// change the cursor (<see cref="AcknowledgeAsync"/>, <see cref="HoldCompactionAsync"/>,
+/// <see cref="ReleaseCompactionAsync"/>, <see cref="DeleteAsync"/>) on one name run one at a time, from any threads and
+/// any instances of it, each on what the one before it stored, so calls racing on one cursor all take effect, in the
+/// order they ran.</para>
 /// </remarks>
 /// <typeparam name="TKey">The collection's key type.</typeparam>
 /// <typeparam name="TValue">The collection's value type.</typeparam>
@@ -30,12 +33,14 @@ public sealed class ChangeFeedCursor<TKey, TValue>
 {
     private readonly Collection<TKey, TValue> _collection;
     private readonly Collection<string, FeedCursorRecord> _cursors;
+    private readonly FeedCursorGates _gates;
     private readonly string _id;
 
-    internal ChangeFeedCursor(Collection<TKey, TValue> collection, Collection<string, FeedCursorRecord> cursors, string name)
+    internal ChangeFeedCursor(Collection<TKey, TValue> collection, Collection<string, FeedCursorRecord> cursors, FeedCursorGates gates, string name)
     {
         _collection = collection;
         _cursors = cursors;
+        _gates = gates;
         Name = name;
         _id = collection.Name + "/" + name;
     }
@@ -82,10 +87,8 @@ public sealed class ChangeFeedCursor<TKey, TValue>
             throw new ArgumentException("Acknowledge a delivered change's position, not ChangePosition.Now.", nameof(position));
         }
 
-        if (position > Position)
-        {
-            await _cursors.UpsertAsync(new FeedCursorRecord(_id, position.ToString(), MaxHeldBytes), cancellationToken).ConfigureAwait(false);
-        }
+        await UpdateAsync(stored => position > PositionOf(stored) ? new FeedCursorRecord(_id, position.ToString(), stored?.HoldBytes) : stored,
+            cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>
@@ -106,7 +109,7 @@ public sealed class ChangeFeedCursor<TKey, TValue>
     public async Task HoldCompactionAsync(long maxHeldBytes, CancellationToken cancellationToken = default)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(maxHeldBytes);
-        await _cursors.UpsertAsync(new FeedCursorRecord(_id, Position.ToString(), maxHeldBytes), cancellationToken).ConfigureAwait(false);
+        await UpdateAsync(stored => new FeedCursorRecord(_id, PositionOf(stored).ToString(), maxHeldBytes), cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>
@@ -115,10 +118,7 @@ public sealed class ChangeFeedCursor<TKey, TValue>
     /// </summary>
     public async Task ReleaseCompactionAsync(CancellationToken cancellationToken = default)
     {
-        if (_cursors.TryGet(_id, out var stored) && stored.HoldBytes is not null)
-        {
-            await _cursors.UpsertAsync(stored with { HoldBytes = null }, cancellationToken).ConfigureAwait(false);
-        }
+        await UpdateAsync(stored => stored is { HoldBytes: not null } ? stored with { HoldBytes = null } : stored, cancellationToken).ConfigureAwait(false);
     }
 
     /// <summary>
@@ -126,7 +126,30 @@ public sealed class ChangeFeedCursor<TKey, TValue>
     /// durable as the store's mode promises; the name then stands for a new cursor at <see cref="ChangePosition.Start"/>.
     /// Returns whether there was a stored cursor to remove.
     /// </summary>
-    public Task<bool> DeleteAsync(CancellationToken cancellationToken = default) => _cursors.DeleteAsync(_id, cancellationToken);
+    public Task<bool> DeleteAsync(CancellationToken cancellationToken = default) =>
+        _gates.RunAsync(_id, () => _cursors.DeleteAsync(_id, cancellationToken), cancellationToken);
+
+    /// <summary>The stored position of <paramref name="stored"/>; <see cref="ChangePosition.Start"/> for a cursor not stored.</summary>
+    private static ChangePosition PositionOf(FeedCursorRecord? stored) => stored is null ? ChangePosition.Start : ChangePosition.Parse(stored.Position);
+
+    /// <summary>
+    /// Reads the stored record (null: none), and stores what <paramref name="change"/> makes of it unless that is the same
+    /// record, alone among the updates of this cursor (see <see cref="FeedCursorGates"/>): the next update reads what this
+    /// one stored.
+    /// </summary>
+    private async Task UpdateAsync(Func<FeedCursorRecord?, FeedCursorRecord?> change, CancellationToken cancellationToken) =>
+        await _gates.RunAsync(_id, async () =>
+        {
+            var stored = _cursors.TryGet(_id, out var found) ? found : null;
+            if (change(stored) is { } updated && !ReferenceEquals(updated, stored))
+            {
+                // Cancellation ends only the wait for the writer's queue: a write once queued is awaited to its outcome,
+                // so the next update never starts while this one may still land after it.
+                await _cursors.UpsertAsync(updated, cancellationToken).ConfigureAwait(false);
+            }
+
+            return true;
+        }, cancellationToken).ConfigureAwait(false);
 
     /// <summary>The changes of a feed from this cursor's position, with this cursor named in an unavailable position's exception.</summary>
     private async IAsyncEnumerable<Change<TKey, TValue>> NamingThisCursor(IAsyncEnumerable<Change<TKey, TValue>> changes,

@@ -24,4 +24,7 @@ internal interface IStoreContext
     /// <c>collection/cursor</c>, the position its consumer acknowledged, in its text form, and its hold on compaction.
     /// </summary>
     Collection<string, Feed.FeedCursorRecord> FeedCursors();
+
+    /// <summary>The gates that let the updates of each cursor in <see cref="FeedCursors"/> run one at a time.</summary>
+    Feed.FeedCursorGates FeedCursorGates { get; }
 }

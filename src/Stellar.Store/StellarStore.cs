@@ -510,6 +510,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// <inheritdoc />
     Collection<string, FeedCursorRecord> IStoreContext.FeedCursors() => FeedCursors();
 
+    /// <inheritdoc />
+    FeedCursorGates IStoreContext.FeedCursorGates { get; } = new();
+
     /// <summary>
     /// The store's collection of cursors, loaded (or made) at first use. Records stored as <c>(string, string)</c> tuples,
     /// before cursors could hold compaction, are the same bytes as a record without a hold: the collection is recorded
