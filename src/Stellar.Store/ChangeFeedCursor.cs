@@ -98,12 +98,16 @@ public sealed class ChangeFeedCursor<TKey, TValue>
     /// snapshot). Bounded: when the shard files from the one holding the cursor's position to the newest come to more
     /// than <paramref name="maxHeldBytes"/>, a compaction goes on as if the cursor held nothing, and the cursor's next
     /// <see cref="Changes"/> throws <see cref="ChangeFeedPositionUnavailableException"/> if it replaced the cursor's
-    /// position. Replaces an earlier bound.
+    /// position; the store logs that compaction's passing of the hold as <see cref="StoreLogEvents.CompactionHoldPassed"/>
+    /// (collection, cursor, position, bytes and bound) and counts it in the metric
+    /// <c>stellar.store.compaction.holds_passed</c>. Replaces an earlier bound.
     /// </summary>
     /// <remarks>
     /// The hold is stored with the cursor, as durable as the store's mode promises when the task completes, and holds
     /// every compaction that begins after that, across restarts, until <see cref="ReleaseCompactionAsync"/> or
-    /// <see cref="DeleteAsync"/>; a compaction already running may still replace history after the position.
+    /// <see cref="DeleteAsync"/>. A compaction begins on the collection's writer, in order with its writes, and reads
+    /// the holds there: one requested before the task completed but begun after it is held too. Only a compaction that
+    /// had begun before the task completed may still replace history after the position.
     /// </remarks>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="maxHeldBytes"/> is not positive.</exception>
     public async Task HoldCompactionAsync(long maxHeldBytes, CancellationToken cancellationToken = default)

@@ -70,6 +70,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
 
     /// <summary>How the user's collections serialize: <see cref="StoreOptions.Serializer"/> in front of the store's own resolvers.</summary>
     private readonly RecordSerializer _serializer;
+
+    /// <summary>The store's collection of cursors once loaded: what a compaction's begin reads holds from, never loading it.</summary>
+    private volatile Collection<string, FeedCursorRecord>? _feedCursors;
     private Task? _disposeTask;
     private int _disposed;
 
@@ -521,23 +524,40 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     private Collection<string, FeedCursorRecord> FeedCursors()
     {
         _manifest.RetypeValues(CollectionName.FeedCursors, TypeName<(string Id, string Position)>(), TypeName<FeedCursorRecord>());
-        return Open<string, FeedCursorRecord>(CollectionName.FeedCursors, cursor => cursor.Id);
+        var cursors = Open<string, FeedCursorRecord>(CollectionName.FeedCursors, cursor => cursor.Id);
+        _feedCursors = cursors;
+        return cursors;
     }
 
     /// <summary>
-    /// The holds of collection <paramref name="name"/>'s named cursors on its compaction, as stored now: none for the
-    /// store's own collections, or when the store has never kept a cursor (its manifest lists no <c>$cursors</c>).
-    /// Loads the cursors when they are not loaded yet, so a hold works from the open on, before its consumer starts.
+    /// Off the writer, before a compaction of collection <paramref name="name"/> begins: loads the store's cursors when
+    /// it has some (its manifest lists <c>$cursors</c>) and they are not loaded yet, so a hold works from the open on,
+    /// before its consumer starts.
     /// </summary>
+    private void LoadCompactionHolds(string name)
+    {
+        if (_feedCursors is null && !IsReadOnly && CollectionName.IsValid(name) && _manifest.Collections.Any(c => c.Name == CollectionName.FeedCursors))
+        {
+            FeedCursors();
+        }
+    }
+
+    /// <summary>
+    /// On the writer's turn, as a compaction of collection <paramref name="name"/> begins: the holds of its named cursors
+    /// on its compaction, as stored now; none for the store's own collections, or while no cursor is loaded. A cursor
+    /// that holds is loaded: a hold's own write loaded it, and a hold stored before the open was loaded by
+    /// <see cref="LoadCompactionHolds"/>. Reads the published cursors and never waits.
+    /// </summary>
+    /// <exception cref="ObjectDisposedException">The store is closing.</exception>
     private List<CompactionHold> CompactionHolds(string name)
     {
-        if (IsReadOnly || !CollectionName.IsValid(name) || !_manifest.Collections.Any(c => c.Name == CollectionName.FeedCursors))
+        if (!CollectionName.IsValid(name) || _feedCursors is not { } cursors)
         {
             return [];
         }
 
         var prefix = name + "/";
-        return FeedCursors().Query(c => c.HoldBytes != null && c.Id.StartsWith(prefix, StringComparison.Ordinal))
+        return cursors.Query(c => c.HoldBytes != null && c.Id.StartsWith(prefix, StringComparison.Ordinal))
             .Select(c => new CompactionHold(c.Id[prefix.Length..], ChangePosition.Parse(c.Position), c.HoldBytes!.Value))
             .ToList();
     }
@@ -635,7 +655,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         var status = new WriterStatus(chain.Diagnostics.Faulted);
         var writer = await _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes, status), TimeSpan.FromSeconds(30)).ConfigureAwait(false);
         var handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
-        var compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync, () => CompactionHolds(name)));
+        var compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync, () => LoadCompactionHolds(name), () => CompactionHolds(name)));
         engine.CompactionWanted = compactor.StartAutomatic;
         engine.Map.Released = compactor.RequestRelease;
         var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);

@@ -49,6 +49,14 @@ public static class StoreLogEvents
     public const int CompactionFailed = 3002;
 
     /// <summary>
+    /// Warning: a compaction passed a named cursor's hold: keeping the history after the cursor's position would have
+    /// kept more shard bytes than the hold's bound, so the compaction replaced history the cursor had not acknowledged.
+    /// The collection, the cursor, its position, the bytes the hold would have kept and its bound. Logged once the
+    /// compaction's output is swapped in; the cursor's next read finds its position unavailable.
+    /// </summary>
+    public const int CompactionHoldPassed = 3003;
+
+    /// <summary>
     /// Warning: an fsync of a shard file took at least <see cref="StoreOptions.SlowFsyncThreshold"/>: the file, the
     /// collection and the time it took.
     /// </summary>

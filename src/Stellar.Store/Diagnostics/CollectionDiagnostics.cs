@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using Stellar.Store.Engine;
 using Stellar.Store.Format;
+using Stellar.Store.Shards;
 using Stellar.Store.Storage;
 
 namespace Stellar.Store.Diagnostics;
@@ -147,6 +148,13 @@ internal sealed class CollectionDiagnostics
         activity?.SetTag("stellar.store.stored_bytes.after", storedAfter);
         Metrics.Compactions.Add(1, Tag, new KeyValuePair<string, object?>("outcome", "completed"));
         StoreLog.CompactionFinished(_store.Logger, Name, elapsed.TotalMilliseconds, storedBefore, storedAfter);
+    }
+
+    /// <summary>A compaction that swapped its output in passed a cursor's hold: logs it and counts it. Any thread.</summary>
+    public void HoldPassed(PassedHold hold)
+    {
+        Metrics.HoldsPassed.Add(1, Tag, new KeyValuePair<string, object?>(StoreMetrics.CursorTag, hold.Cursor));
+        StoreLog.CompactionHoldPassed(_store.Logger, Name, hold.Cursor, hold.Position.ToString(), hold.HeldBytes, hold.MaxBytes);
     }
 
     /// <summary>A compaction failed: logs it, counts it, and marks its trace.</summary>

@@ -50,6 +50,10 @@ internal static partial class StoreLog
         Message = "Compaction of collection {Collection} failed after {ElapsedMs:F1} ms")]
     public static partial void CompactionFailed(ILogger logger, string collection, double elapsedMs, Exception failure);
 
+    [LoggerMessage(EventId = StoreLogEvents.CompactionHoldPassed, EventName = nameof(StoreLogEvents.CompactionHoldPassed), Level = LogLevel.Warning,
+        Message = "Compaction of collection {Collection} passed the hold of cursor {Cursor}: keeping the history after its position {Position} would take {HeldBytes} bytes of shard files, over its bound of {MaxHeldBytes}; the cursor's next read finds its position unavailable")]
+    public static partial void CompactionHoldPassed(ILogger logger, string collection, string cursor, string position, long heldBytes, long maxHeldBytes);
+
     [LoggerMessage(EventId = StoreLogEvents.SlowFsync, EventName = nameof(StoreLogEvents.SlowFsync), Level = LogLevel.Warning,
         Message = "Fsync of {File} (collection {Collection}) took {ElapsedMs:F1} ms, at least the {ThresholdMs:F0} ms threshold")]
     public static partial void SlowFsync(ILogger logger, string file, string collection, double elapsedMs, double thresholdMs);

@@ -18,6 +18,9 @@ internal sealed class StoreMetrics
     /// <summary>The tag naming the collection a measurement is about.</summary>
     public const string CollectionTag = "collection";
 
+    /// <summary>The tag naming the change feed cursor a measurement is about.</summary>
+    public const string CursorTag = "cursor";
+
     private static readonly string? Version = typeof(StoreMetrics).Assembly.GetName().Version?.ToString();
 
     private static readonly ConditionalWeakTable<Meter, StoreMetrics> ByMeter = new();
@@ -34,6 +37,7 @@ internal sealed class StoreMetrics
         CommitDuration = meter.CreateHistogram<double>("stellar.store.commit.duration", "s", "Time to commit a group: encode, append, flush per the durability mode, publish.");
         FsyncDuration = meter.CreateHistogram<double>("stellar.store.fsync.duration", "s", "Time of one fsync of a shard file.");
         Compactions = meter.CreateCounter<long>("stellar.store.compactions", "{compaction}", "Compactions that rewrote shards, by outcome (completed, failed).");
+        HoldsPassed = meter.CreateCounter<long>("stellar.store.compaction.holds_passed", "{hold}", "Holds of change feed cursors that a compaction passed (keeping their history would exceed their bound), by collection and cursor.");
         Recoveries = meter.CreateCounter<long>("stellar.store.recoveries", "{recovery}", "Store opens, each verifying every block, by result (clean, repaired).");
         meter.CreateObservableGauge("stellar.store.queue.depth", () => Observe(static c => c.QueuedWrites()), "{write}", "Writes queued or being committed, per collection.");
         meter.CreateObservableGauge("stellar.store.queue.bytes", () => Observe(static c => c.QueuedBytes()), "By", "Record bytes of the writes queued or being committed, per collection.");
@@ -57,6 +61,8 @@ internal sealed class StoreMetrics
     public Histogram<double> FsyncDuration { get; }
 
     public Counter<long> Compactions { get; }
+
+    public Counter<long> HoldsPassed { get; }
 
     public Counter<long> Recoveries { get; }
 

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.ExceptionServices;
 using Stellar.Store.Actors;
 using Stellar.Store.Shards;
 
@@ -15,6 +16,7 @@ internal sealed class CompactionDriver<TKey, TValue> : ICompactionTarget
     private readonly CollectionEngine<TKey, TValue> _engine;
     private readonly WriterHandle<CollectionWrite<TKey, TValue>, bool> _writer;
     private readonly Func<Task> _decisionsDurable;
+    private readonly Action _loadHolds;
     private readonly Func<IReadOnlyList<CompactionHold>> _holds;
 
     /// <param name="engine">The collection's engine.</param>
@@ -22,19 +24,24 @@ internal sealed class CompactionDriver<TKey, TValue> : ICompactionTarget
     /// <param name="decisionsDurable">
     /// Makes every decision of a cross-collection round recorded so far durable on the device (the unit log's flush).
     /// </param>
-    /// <param name="holds">The holds of the collection's named cursors on its compaction, as stored now.</param>
+    /// <param name="loadHolds">
+    /// Off the writer, before each begin: loads what <paramref name="holds"/> reads when it is not loaded yet (the store's
+    /// cursors), so that the begin never waits for a load on the writer's turn.
+    /// </param>
+    /// <param name="holds">The holds of the collection's named cursors on its compaction, as stored now; read on the writer's turn.</param>
     public CompactionDriver(CollectionEngine<TKey, TValue> engine, WriterHandle<CollectionWrite<TKey, TValue>, bool> writer, Func<Task> decisionsDurable,
-        Func<IReadOnlyList<CompactionHold>> holds)
+        Action loadHolds, Func<IReadOnlyList<CompactionHold>> holds)
     {
         _engine = engine;
         _writer = writer;
         _decisionsDurable = decisionsDurable;
+        _loadHolds = loadHolds;
         _holds = holds;
     }
 
     /// <summary>
-    /// Runs one compaction, traced, and logged and counted when it rewrites shards; a cancellation (the store closing) is
-    /// neither a failure nor a compaction.
+    /// Runs one compaction, traced, and logged and counted when it rewrites shards, with each cursor's hold it passed;
+    /// a cancellation (the store closing) is neither a failure nor a compaction.
     /// </summary>
     public async Task RunAsync(CancellationToken cancellationToken)
     {
@@ -43,9 +50,14 @@ internal sealed class CompactionDriver<TKey, TValue> : ICompactionTarget
         var started = Stopwatch.GetTimestamp();
         try
         {
-            // Read before the begin: a cursor only moves forward, so holds read earlier keep at least what they keep now.
-            var run = new CompactionRun<TKey, TValue> { Holds = _holds() };
+            _loadHolds();
+            var run = new CompactionRun<TKey, TValue> { Holds = _holds };
             await _writer.SubmitAsync(new CompactionStep<TKey, TValue>(run, begin: true), cancellationToken).ConfigureAwait(false);
+            if (run.HoldsFailure is { } failure)
+            {
+                ExceptionDispatchInfo.Throw(failure);
+            }
+
             if (!run.HasWork)
             {
                 if (run.Held)
@@ -60,6 +72,11 @@ internal sealed class CompactionDriver<TKey, TValue> : ICompactionTarget
             var storedBefore = _engine.StoredBytes;
             diagnostics.CompactionStarted(run.Prefix.Length, storedBefore, _engine.LiveBytes);
             await RewriteAsync(run, cancellationToken).ConfigureAwait(false);
+            foreach (var passed in run.PassedHolds)
+            {
+                diagnostics.HoldPassed(passed);
+            }
+
             diagnostics.CompactionFinished(activity, Stopwatch.GetElapsedTime(started), storedBefore, _engine.StoredBytes);
         }
         catch (Exception e) when (!(e is OperationCanceledException && cancellationToken.IsCancellationRequested))

@@ -39,8 +39,17 @@ internal sealed class CompactionRun<TKey, TValue>
     /// <summary>The writer tried the manifest swap: from then on no output file may ever be deleted by this run.</summary>
     public bool SwapAttempted { get; set; }
 
-    /// <summary>The holds of named cursors, read before the begin: what the begin may not compact.</summary>
-    public IReadOnlyList<CompactionHold> Holds { get; set; } = [];
+    /// <summary>
+    /// Reads the holds of the collection's named cursors as they are stored now: what the begin may not compact. The begin
+    /// calls it on the writer's turn, so that every hold whose write completed before the begin holds it.
+    /// </summary>
+    public Func<IReadOnlyList<CompactionHold>> Holds { get; init; } = static () => [];
+
+    /// <summary>Why <see cref="Holds"/> failed at the begin, which then compacted nothing; the driver fails the run with it.</summary>
+    public Exception? HoldsFailure { get; set; }
+
+    /// <summary>The holds this run passes (past their bound), for the driver to report once the output is swapped in.</summary>
+    public IReadOnlyList<PassedHold> PassedHolds { get; set; } = [];
 
     /// <summary>Whether a hold kept history from this run that it would otherwise have compacted.</summary>
     public bool Held { get; set; }

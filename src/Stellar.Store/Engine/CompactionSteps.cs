@@ -115,9 +115,24 @@ internal sealed class CompactionSteps<TKey, TValue>
         var bound = BlockLimit.MaxEncodedLength(live) + ((maxBlocks - 1) * BlockLimit.MaxEncodedLength(0));
         var outputShards = (int)Math.Min(2 * bound / _maxShardBytes, int.MaxValue - 2) + 2;
 
+        // Read on this turn, not before it was queued: a hold whose write completed before this begin holds it.
+        IReadOnlyList<CompactionHold> holds;
+        try
+        {
+            holds = run.Holds();
+        }
+        catch (Exception e)
+        {
+            // Nothing was done yet (the store closing, say): this compaction fails and compacts nothing, rather than
+            // pass a hold it could not read, and the collection does not fault.
+            run.HoldsFailure = e;
+            return;
+        }
+
         // A failure here propagates and faults the collection: the buffered bytes drained here were acknowledged
         // (Buffered mode), and the manifest replace that reserves the ids has an unknown outcome when it throws.
-        var (prefix, outputIds) = _chain.BeginCompaction(outputShards, run.Holds, out var lastSequence, out var held);
+        var (prefix, outputIds) = _chain.BeginCompaction(outputShards, holds, out var lastSequence, out var held, out var passed);
+        run.PassedHolds = passed;
         run.Held = held;
         run.Prefix = prefix;
         run.OutputIds = outputIds;

@@ -47,12 +47,15 @@ internal sealed partial class ShardChain
     /// the last sequence before both that point and the first shard kept. Output blocks use sequences 1 to
     /// <paramref name="lastSequence"/>, so they replay before every block left in the chain or written later. Nothing is
     /// compacted when the prefix replaces no block after the last compaction's (its snapshot positions stay valid).
+    /// <paramref name="passed"/> are the holds past their bound whose cursor's history the compaction replaces.
     /// </summary>
-    public (uint[] Prefix, uint[] OutputIds) BeginCompaction(int outputShards, IReadOnlyList<CompactionHold> holds, out ulong lastSequence, out bool held)
+    public (uint[] Prefix, uint[] OutputIds) BeginCompaction(int outputShards, IReadOnlyList<CompactionHold> holds, out ulong lastSequence, out bool held,
+        out IReadOnlyList<PassedHold> passed)
     {
         DrainBuffer();
+        passed = [];
         var compactedThrough = _entry.CompactedThrough ?? 0;
-        var keepFrom = KeepFrom(holds, compactedThrough);
+        var keepFrom = KeepFrom(holds, compactedThrough, out var overBound);
         var shards = _entry.Shards;
         var count = 0;
         while (keepFrom != ulong.MaxValue && count < shards.Count && EndsBefore(count, keepFrom))
@@ -80,6 +83,11 @@ internal sealed partial class ShardChain
         {
             return ([], []);
         }
+
+        // A hold past its bound is passed only when this compaction replaces the block its cursor reads next (any block
+        // for a cursor at the start): a hold that another cursor's covers loses nothing.
+        var last = lastSequence;
+        passed = overBound.Where(o => o.From <= last).Select(o => o.Hold).ToList();
 
         _mustRoll |= !held;
         uint first;
@@ -195,11 +203,12 @@ internal sealed partial class ShardChain
     /// any). A cursor keeps the history after its position: all of it while it stands at the start or in the last
     /// compaction's snapshot, which a compaction would replace; nothing when its position is gone already. A hold that
     /// would keep more than its bound of shard bytes keeps nothing: compaction goes on, and the cursor finds its
-    /// position unavailable.
+    /// position unavailable. <paramref name="overBound"/> are those holds, each with the first sequence it would keep.
     /// </summary>
-    private ulong KeepFrom(IReadOnlyList<CompactionHold> holds, ulong compactedThrough)
+    private ulong KeepFrom(IReadOnlyList<CompactionHold> holds, ulong compactedThrough, out List<(PassedHold Hold, ulong From)> overBound)
     {
         var keepFrom = ulong.MaxValue;
+        overBound = [];
         foreach (var hold in holds)
         {
             var position = hold.Position;
@@ -217,9 +226,19 @@ internal sealed partial class ShardChain
                 from = position.Sequence;
             }
 
-            if (from < keepFrom && KeptBytes(from) <= hold.MaxBytes)
+            if (from >= keepFrom)
+            {
+                continue;
+            }
+
+            var kept = KeptBytes(from);
+            if (kept <= hold.MaxBytes)
             {
                 keepFrom = from;
+            }
+            else
+            {
+                overBound.Add((new PassedHold(hold.Cursor, position, kept, hold.MaxBytes), from));
             }
         }
 
