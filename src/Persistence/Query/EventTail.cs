@@ -6,7 +6,8 @@ namespace Stellar.Store.Persistence.Query;
 /// <summary>
 /// The events committed to a journal from the moment it is started, from the collection's change feed: a live
 /// query starts one, then reads what was stored before from the log, then follows the tail, skipping what it already
-/// delivered, so that no event committed in between is missed.
+/// delivered, so that no event committed in between is missed. A tail that a compaction left behind ends (see
+/// <see cref="NextAsync"/>), and the query does the same again from where it was.
 /// </summary>
 /// <remarks>Thread safety: one query reads it, one call at a time.</remarks>
 internal sealed class EventTail : IAsyncDisposable
@@ -27,12 +28,24 @@ internal sealed class EventTail : IAsyncDisposable
     /// <summary>Starts following <paramref name="log"/> from its committed end.</summary>
     public static EventTail Start(EventLog log, CancellationToken cancellationToken) => new(log, cancellationToken);
 
-    /// <summary>The next event committed (a put of an event, not of a marker and not a delete); waits for one.</summary>
-    public async Task<JournalRecord> NextAsync()
+    /// <summary>
+    /// The next event committed (a put of an event, not of a marker and not a delete); waits for one. Null when a
+    /// compaction replaced the blocks the tail had still to read (a consumer that fell far behind): the query then starts
+    /// a new tail and reads what it missed from the log, as at its start.
+    /// </summary>
+    public async Task<JournalRecord?> NextAsync()
     {
         while (true)
         {
-            await _next.ConfigureAwait(false);
+            try
+            {
+                await _next.ConfigureAwait(false);
+            }
+            catch (ChangeFeedPositionUnavailableException)
+            {
+                return null;
+            }
+
             var change = _changes.Current;
             _next = _changes.MoveNextAsync().AsTask();
             if (change.Kind == ChangeKind.Put && change.Value is { IsMarker: false } record)
@@ -56,6 +69,10 @@ internal sealed class EventTail : IAsyncDisposable
         catch (ObjectDisposedException)
         {
             // The store closed while the tail waited.
+        }
+        catch (ChangeFeedPositionUnavailableException)
+        {
+            // A compaction passed the tail before it was stopped: nothing it still had to give is wanted.
         }
 
         await _changes.DisposeAsync().ConfigureAwait(false);

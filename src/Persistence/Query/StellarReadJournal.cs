@@ -95,27 +95,34 @@ public sealed class StellarReadJournal : IReadJournal,
     private async IAsyncEnumerable<EventEnvelope> ByPersistenceIdAsync(string persistenceId, long from, long to, bool live, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         var log = await _log.Value.ConfigureAwait(false);
-        await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
         var next = Math.Max(from, 1);
-        var end = live ? to : Math.Min(to, log.HighestSequenceNr(persistenceId));
-        foreach (var record in log.Read(persistenceId, next, end))
+        while (true)
         {
-            yield return Envelope(record);
-            next = record.SequenceNr + 1;
-        }
-
-        if (tail is null)
-        {
-            yield break;
-        }
-
-        while (next <= to)
-        {
-            var record = await tail.NextAsync().ConfigureAwait(false);
-            if (string.Equals(record.PersistenceId, persistenceId, StringComparison.Ordinal) && record.SequenceNr >= next && record.SequenceNr <= to)
+            await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
+            var end = live ? to : Math.Min(to, log.HighestSequenceNr(persistenceId));
+            foreach (var record in log.Read(persistenceId, next, end))
             {
                 yield return Envelope(record);
                 next = record.SequenceNr + 1;
+            }
+
+            if (tail is null)
+            {
+                yield break;
+            }
+
+            while (next <= to && await tail.NextAsync().ConfigureAwait(false) is { } record)
+            {
+                if (string.Equals(record.PersistenceId, persistenceId, StringComparison.Ordinal) && record.SequenceNr >= next && record.SequenceNr <= to)
+                {
+                    yield return Envelope(record);
+                    next = record.SequenceNr + 1;
+                }
+            }
+
+            if (next > to)
+            {
+                yield break;
             }
         }
     }
@@ -123,25 +130,29 @@ public sealed class StellarReadJournal : IReadJournal,
     private async IAsyncEnumerable<string> PersistenceIdsAsync(bool live, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         var log = await _log.Value.ConfigureAwait(false);
-        await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
         var seen = new HashSet<string>(StringComparer.Ordinal);
-        foreach (var id in log.PersistenceIds)
-        {
-            seen.Add(id);
-            yield return id;
-        }
-
-        if (tail is null)
-        {
-            yield break;
-        }
-
         while (true)
         {
-            var record = await tail.NextAsync().ConfigureAwait(false);
-            if (seen.Add(record.PersistenceId))
+            await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
+            foreach (var id in log.PersistenceIds)
             {
-                yield return record.PersistenceId;
+                if (seen.Add(id))
+                {
+                    yield return id;
+                }
+            }
+
+            if (tail is null)
+            {
+                yield break;
+            }
+
+            while (await tail.NextAsync().ConfigureAwait(false) is { } record)
+            {
+                if (seen.Add(record.PersistenceId))
+                {
+                    yield return record.PersistenceId;
+                }
             }
         }
     }
@@ -149,36 +160,38 @@ public sealed class StellarReadJournal : IReadJournal,
     private async IAsyncEnumerable<EventEnvelope> ByTagAsync(string tag, long after, bool live, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         var log = await _log.Value.ConfigureAwait(false);
-        await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
-        var upTo = log.LastOrdering;
         var last = after;
         while (true)
         {
-            var page = log.ReadTagged(tag, last, upTo, _bufferSize);
-            foreach (var record in page.Events)
+            await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
+            var upTo = log.LastOrdering;
+            while (true)
             {
-                yield return Envelope(record);
+                var page = log.ReadTagged(tag, last, upTo, _bufferSize);
+                foreach (var record in page.Events)
+                {
+                    yield return Envelope(record);
+                }
+
+                last = Math.Max(last, page.ScannedTo);
+                if (!page.More)
+                {
+                    break;
+                }
             }
 
-            last = Math.Max(last, page.ScannedTo);
-            if (!page.More)
+            if (tail is null)
             {
-                break;
+                yield break;
             }
-        }
 
-        if (tail is null)
-        {
-            yield break;
-        }
-
-        while (true)
-        {
-            var record = await tail.NextAsync().ConfigureAwait(false);
-            if (record.Ordering > last && record.Tags.Contains(tag, StringComparer.Ordinal))
+            while (await tail.NextAsync().ConfigureAwait(false) is { } record)
             {
-                yield return Envelope(record);
-                last = record.Ordering;
+                if (record.Ordering > last && record.Tags.Contains(tag, StringComparer.Ordinal))
+                {
+                    yield return Envelope(record);
+                    last = record.Ordering;
+                }
             }
         }
     }
