@@ -27,4 +27,6 @@ internal abstract class ForwardingStorage(IStorage inner) : IStorage
     public void Rename(string from, string to) => inner.Rename(from, to);
 
     public IDisposable AcquireLock() => inner.AcquireLock();
+
+    public string? FilePath(string name) => inner.FilePath(name);
 }
