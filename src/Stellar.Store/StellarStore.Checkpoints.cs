@@ -94,7 +94,8 @@ public sealed partial class StellarStore
                 Directory.Delete(partial, recursive: true);
             }
 
-            var checkpoint = new CheckpointBuilder(partial, _keptPrefixes);
+            var taken = Checkpoints();
+            var checkpoint = new CheckpointBuilder(partial, _keptPrefixes, taken.Count > 0 ? taken[^1].Path : null);
             using var activity = StoreDiagnostics.StartCheckpoint(name);
             try
             {

@@ -34,6 +34,10 @@ internal static class StoreRecovery
             cipher = masterKey is null ? null : new AesGcmBlockCipher(masterKey);
             var codec = new BlockCodec(options.Compression == Compression.Lz4 ? new Lz4Compressor() : null, new Lz4Compressor(), cipher);
             long blocks = 0, truncated = 0;
+
+            // The first checkpoint of this process has no copy of its own of the active shards' bytes written before it
+            // to link: sealed at their next write, the shards it links cost nothing, and it copies only later blocks.
+            var hasCheckpoints = storage.FilePath(StoreFileNames.Manifest) is not null && StellarStore.ListCheckpoints(path).Count > 0;
             var truncatedShards = new List<string>();
             var removed = new List<string>();
             foreach (var entry in manifest.Collections)
@@ -41,6 +45,11 @@ internal static class StoreRecovery
                 var chain = new ShardChain(storage, manifest, entry.Id, options.MaxShardBytes, options.Durability, diagnostics.Collection(entry.Name));
                 chains[entry.Name] = chain;
                 chain.Scan(sealActive: cipher is not null);
+                if (hasCheckpoints)
+                {
+                    chain.SealActiveAtNextWrite();
+                }
+
                 blocks += chain.Blocks.Count;
                 truncated += chain.TruncatedBytes;
                 truncatedShards.AddRange(chain.TruncatedShards);

@@ -42,6 +42,7 @@ internal sealed class CheckpointBuilder
     private readonly List<(string Source, string Name, long Length)> _prefixes = new();
     private readonly List<Action> _holds = new();
     private readonly IReadOnlyDictionary<string, KeptPrefix> _previous;
+    private readonly string? _newest;
     private readonly Dictionary<string, KeptPrefix> _kept = new(StringComparer.Ordinal);
     private Exception? _failure;
     private long _shared;
@@ -50,14 +51,17 @@ internal sealed class CheckpointBuilder
 
     /// <summary>
     /// Starts a checkpoint in <paramref name="directory"/>, which must not exist. <paramref name="previous"/> are the
-    /// active shards' prefixes the last checkpoint kept (its <see cref="KeptPrefixes"/>): one of the same length is
-    /// linked from there instead of copied again. Compiles the code a cut runs on a writer's turn, off every writer
+    /// active shards' prefixes the last checkpoint of this process kept (its <see cref="KeptPrefixes"/>): one of the
+    /// same length is linked from there instead of copied again. An active shard they do not name is linked from
+    /// <paramref name="newest"/>, the store's newest checkpoint (taken by an earlier process, say), when the file of
+    /// the same name there holds the same bytes. Compiles the code a cut runs on a writer's turn, off every writer
     /// (otherwise the first checkpoint of a process holds each writer while the runtime compiles it).
     /// </summary>
-    public CheckpointBuilder(string directory, IReadOnlyDictionary<string, KeptPrefix> previous)
+    public CheckpointBuilder(string directory, IReadOnlyDictionary<string, KeptPrefix> previous, string? newest)
     {
         Directory = directory;
         _previous = previous;
+        _newest = newest;
         PrivateFiles.CreateDirectory(directory);
         foreach (var method in CutMethods)
         {
@@ -225,30 +229,71 @@ internal sealed class CheckpointBuilder
 
     /// <summary>
     /// Makes <paramref name="fileName"/> in the checkpoint hold the first <paramref name="length"/> bytes of the active
-    /// shard <paramref name="source"/>: a link to the last checkpoint's copy when that kept the same bytes (the shard got
-    /// no block since; nothing but the writer appends to it, and only after them), else a copy. Returns whether it linked.
+    /// shard <paramref name="source"/>, and returns whether it linked them: from the last checkpoint of this process
+    /// when it kept as many (the shard got no block since, and nothing but the writer appends to it, only after them),
+    /// else from the newest checkpoint when its file holds the same bytes (compared: a shard of an earlier process may
+    /// have lost a torn tail and grown back to the same length with other blocks), else as a copy.
     /// </summary>
     private bool KeepPrefixFile(string source, string fileName, long length)
     {
         var target = Path.Combine(Directory, fileName);
-        if (_previous.TryGetValue(fileName, out var previous) && previous.Length == length)
+        var linked = _previous.TryGetValue(fileName, out var previous)
+            ? previous.Length == length ? TryLink(previous.Path, target, length, compareWith: null) : null
+            : _newest is null ? null : TryLink(Path.Combine(_newest, fileName), target, length, compareWith: source);
+        if (linked is { } wasLinked)
         {
-            try
-            {
-                if (new FileInfo(previous.Path).Length == length)
-                {
-                    return HardLink.LinkOrCopy(previous.Path, target);
-                }
-            }
-            catch (Exception e) when (e is IOException or UnauthorizedAccessException)
-            {
-                // The last checkpoint was deleted meanwhile, or its copy is unreadable: copy from the store instead.
-                File.Delete(target);
-            }
+            return wasLinked;
         }
 
         CopyPrefix(source, target, length);
         return false;
+    }
+
+    /// <summary>
+    /// Gives <paramref name="candidate"/> the name <paramref name="target"/> when it is <paramref name="length"/> bytes
+    /// long and (given <paramref name="compareWith"/>) holds that file's first bytes; returns whether it linked (false:
+    /// it copied, where the file system cannot link), or null when the candidate does not do.
+    /// </summary>
+    private static bool? TryLink(string candidate, string target, long length, string? compareWith)
+    {
+        try
+        {
+            if (new FileInfo(candidate).Length != length || (compareWith is not null && !SameBytes(candidate, compareWith, length)))
+            {
+                return null;
+            }
+
+            return HardLink.LinkOrCopy(candidate, target);
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            // The checkpoint was deleted meanwhile, or its file is unreadable: copy from the store instead.
+            File.Delete(target);
+            return null;
+        }
+    }
+
+    /// <summary>Whether the first <paramref name="length"/> bytes of two files are the same.</summary>
+    private static bool SameBytes(string first, string second, long length)
+    {
+        using var a = new FileStream(first, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1, FileOptions.SequentialScan);
+        using var b = new FileStream(second, FileMode.Open, FileAccess.Read, FileShare.ReadWrite | FileShare.Delete, 1, FileOptions.SequentialScan);
+        var left = new byte[1 << 20];
+        var right = new byte[1 << 20];
+        for (var done = 0L; done < length;)
+        {
+            var count = (int)Math.Min(left.Length, length - done);
+            a.ReadExactly(left, 0, count);
+            b.ReadExactly(right, 0, count);
+            if (!left.AsSpan(0, count).SequenceEqual(right.AsSpan(0, count)))
+            {
+                return false;
+            }
+
+            done += count;
+        }
+
+        return true;
     }
 
     private void Count(bool linked, long length)

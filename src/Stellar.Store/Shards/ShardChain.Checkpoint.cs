@@ -17,6 +17,12 @@ internal sealed partial class ShardChain
     public bool HoldsShardFiles => Volatile.Read(ref _checkpointHolds) > 0;
 
     /// <summary>
+    /// At open, for a store that has checkpoints: an active shard that holds a block is sealed at the next write, as
+    /// after a cut (see <see cref="CutInto"/>), so that the next checkpoint links those blocks instead of copying them.
+    /// </summary>
+    public void SealActiveAtNextWrite() => _mustRoll |= _activeLastSequence is not null;
+
+    /// <summary>
     /// On the writer's turn, between two groups (or, for a collection nobody loaded, while no writer can start): cuts the
     /// chain as committed so far into <paramref name="checkpoint"/>, which links its sealed shards and copies the
     /// active shard's bytes up to the current length later, off the writer (<see cref="CheckpointBuilder.Finish"/>);

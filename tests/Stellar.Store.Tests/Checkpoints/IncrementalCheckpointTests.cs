@@ -62,6 +62,67 @@ public sealed class IncrementalCheckpointTests
     }
 
     [Fact]
+    public async Task TheFirstCheckpointAfterARestart_CopiesOnlyTheBytesWrittenSinceTheLast_AndLinksOnlyWhatIsTheSame()
+    {
+        using var dir = new TempDirectory();
+        var path = dir.Sub("store");
+        var models = Enumerable.Range(0, 3).Select(_ => new Dictionary<int, long>()).ToArray();
+        await using (var store = await StellarStore.OpenAsync(path, Small))
+        {
+            for (var c = 0; c < 3; c++)
+            {
+                var collection = store.GetCollection<int, Account>($"c{c}", a => a.Id);
+                for (var i = 0; i < 40; i++)
+                {
+                    await collection.UpsertAsync(new Account(i, i + c));
+                    models[c][i] = i + c;
+                }
+            }
+
+            await store.CheckpointAsync("before");
+        }
+
+        // A restart, a few records in one collection: the next checkpoint copies those bytes only. The active shard
+        // written before the restart was sealed at the first write; the others are linked from the last checkpoint,
+        // whose files hold the same bytes.
+        CheckpointInfo after;
+        await using (var store = await StellarStore.OpenAsync(path, Small))
+        {
+            var before = ShardBytes(path);
+            var collection = store.GetCollection<int, Account>("c1", a => a.Id);
+            for (var i = 0; i < 3; i++)
+            {
+                await collection.UpsertAsync(new Account(100 + i, -i));
+                models[1][100 + i] = -i;
+            }
+
+            var written = ShardBytes(path) - before;
+            after = await store.CheckpointAsync("after");
+            Assert.True(after.CopiedBytes <= written, $"copied {after.CopiedBytes} bytes; {written} were written since the last checkpoint");
+            await Verify(after, models);
+        }
+
+        // The newest checkpoint's copies of the active shards altered, each at its last byte (same length): another
+        // restart, nothing written, and the next checkpoint copies those shards from the store instead of linking them.
+        foreach (var active in ActiveShardFiles(after.Path))
+        {
+            var bytes = await File.ReadAllBytesAsync(active);
+            bytes[^1] ^= 0x5A;
+            await File.WriteAllBytesAsync(active, bytes);
+        }
+
+        await using (var store = await StellarStore.OpenAsync(path, Small))
+        {
+            var again = await store.CheckpointAsync("again");
+            Assert.True(again.CopiedBytes > 0, "an active shard whose copy differs is copied again");
+            await Verify(again, models);
+            var quiet = await store.CheckpointAsync("quiet");
+            Assert.Equal(0, quiet.CopiedBytes);
+            await Verify(quiet, models);
+        }
+    }
+
+    [Fact]
     public async Task CheckpointsAfterEveryFewWrites_ToACollectionThatNeverOverwrites_KeepItsShardCountBounded()
     {
         using var dir = new TempDirectory();
@@ -136,6 +197,13 @@ public sealed class IncrementalCheckpointTests
     }
 
     private static long ShardBytes(string path) => Directory.EnumerateFiles(path, "*.shard").Sum(f => new FileInfo(f).Length);
+
+    /// <summary>The last shard file of each collection in a checkpoint: the copies of the active shards.</summary>
+    private static IEnumerable<string> ActiveShardFiles(string checkpoint) =>
+        Directory.EnumerateFiles(checkpoint, "*.shard")
+            .Select(f => (File: f, Parsed: Stellar.Store.Format.StoreFileNames.TryParseShard(Path.GetFileName(f), out var collection, out var shard), Collection: collection, Shard: shard))
+            .GroupBy(f => f.Collection)
+            .Select(g => g.MaxBy(f => f.Shard).File);
 
     private static int ShardFiles(string path) => Directory.EnumerateFiles(path, "*.shard").Count();
 
