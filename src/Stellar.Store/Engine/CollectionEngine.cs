@@ -251,14 +251,9 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     /// </summary>
     public Task CommitAsync(Action<IReadOnlyList<PartBlock>>? partPlaced)
     {
-        if (_chain.SyncsEachGroup || Rolls())
-        {
-            return _chain.RunOnDeviceThreadAsync(() => Commit(partPlaced));
-        }
-
         if (!CommitsInline())
         {
-            return Task.Run(() => Commit(partPlaced));
+            return _chain.SyncsEachGroup ? _chain.RunOnDeviceThreadAsync(() => Commit(partPlaced)) : Task.Run(() => Commit(partPlaced));
         }
 
         try
@@ -288,23 +283,6 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         : new StoreFaultedException(
             $"Collection '{_name}' is faulted: a write failed in storage ({cause.Message}). Writes that were not acknowledged may or may not be on disk; reopen the store to recover every acknowledged write.",
             cause);
-
-    /// <summary>
-    /// Whether the group starts a new shard, whose fsyncs wait on the device: such a group commits on the collection's
-    /// device thread, never on the actor's or a pool thread that the game's own work needs (a checkpoint makes every
-    /// collection written since roll at its next group).
-    /// </summary>
-    private bool Rolls()
-    {
-        var blocks = _stager.Blocks;
-        long bytes = 0;
-        for (var i = 0; i < blocks.Count; i++)
-        {
-            bytes += BlockLimit.MaxEncodedLength(blocks[i].Bytes);
-        }
-
-        return blocks.Count > 0 && _chain.WouldRoll(bytes);
-    }
 
     private bool CommitsInline()
     {

@@ -139,14 +139,6 @@ internal sealed partial class ShardChain : IDisposable
     }
 
     /// <summary>
-    /// Writer only, before a group is reserved: whether a group of blocks whose encoded length is at most
-    /// <paramref name="maxBytes"/> in all starts a new shard (an fsync of the shard it seals, a new file and a manifest
-    /// replace: device work, which the engine then runs off the threads the rest of the process shares).
-    /// </summary>
-    public bool WouldRoll(long maxBytes) =>
-        ActiveShardId == 0 || _mustRoll || (ActiveLength > ShardHeader.Size && ActiveLength + maxBytes > _maxShardBytes);
-
-    /// <summary>
     /// Appends an encoded block, whose sequence is <paramref name="sequence"/>, to the shard it was reserved for,
     /// creating that shard if it is new, and returns its offset there. In Buffered mode the block is handed to the OS
     /// at once when <paramref name="readable"/> is set (readers will read it from the file).

@@ -27,6 +27,4 @@ internal abstract class ForwardingStorage(IStorage inner) : IStorage
     public void Rename(string from, string to) => inner.Rename(from, to);
 
     public IDisposable AcquireLock() => inner.AcquireLock();
-
-    public string? FilePath(string name) => inner.FilePath(name);
 }
