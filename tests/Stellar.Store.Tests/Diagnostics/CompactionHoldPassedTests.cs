@@ -1,6 +1,7 @@
 using Microsoft.Extensions.Logging;
 using Stellar.Store.Format;
 using Stellar.Store.TestHost.Workload;
+using Stellar.Store.Tests.Feed;
 
 namespace Stellar.Store.Tests.Diagnostics;
 
@@ -12,7 +13,6 @@ namespace Stellar.Store.Tests.Diagnostics;
 public sealed class CompactionHoldPassedTests : IDisposable
 {
     private const string Instrument = "stellar.store.compaction.holds_passed";
-    private static readonly TimeSpan HangGuard = TimeSpan.FromSeconds(60);
 
     private readonly TestMeterFactory _meters = new();
     private readonly MetricRecorder _recorder;
@@ -53,7 +53,7 @@ public sealed class CompactionHoldPassedTests : IDisposable
         }
 
         var itemsId = ShardFiles(memory).Select(f => f.CollectionId).Distinct().Single();
-        var positions = await ReadPositionsAsync(items, 300);
+        var positions = await FeedReading.ReadPositionsAsync(items, 300);
 
         // A cursor a third of the way in holds with room to spare; cursors further on hold with a bound they pass. The
         // first one's hold keeps their history too: the compaction replaces only what all of them acknowledged.
@@ -121,20 +121,4 @@ public sealed class CompactionHoldPassedTests : IDisposable
             .Where(f => f.Parsed)
             .Select(f => (f.Name, f.Id))
             .ToList();
-
-    private static async Task<List<ChangePosition>> ReadPositionsAsync(Collection<int, WorkloadItem> items, int count)
-    {
-        using var guard = new CancellationTokenSource(HangGuard);
-        var positions = new List<ChangePosition>();
-        await foreach (var change in items.Changes(ChangePosition.Start, guard.Token))
-        {
-            positions.Add(change.Position);
-            if (positions.Count == count)
-            {
-                break;
-            }
-        }
-
-        return positions;
-    }
 }

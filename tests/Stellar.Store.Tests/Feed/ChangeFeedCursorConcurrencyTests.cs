@@ -33,7 +33,7 @@ public sealed class ChangeFeedCursorConcurrencyTests
                 await items.UpsertAsync(new WorkloadItem(step, Task: 0, Step: step, Payload: "p"));
             }
 
-            var positions = await ReadPositionsAsync(items, 120);
+            var positions = await FeedReading.ReadPositionsAsync(items, 120);
             for (var c = 0; c < cursors; c++)
             {
                 var name = $"c{c}";
@@ -91,22 +91,5 @@ public sealed class ChangeFeedCursorConcurrencyTests
         {
             await store.DisposeAsync();
         }
-    }
-
-    /// <summary>The positions of the first <paramref name="count"/> changes of the collection, read from its start.</summary>
-    private static async Task<List<ChangePosition>> ReadPositionsAsync(Collection<int, WorkloadItem> items, int count)
-    {
-        using var guard = new CancellationTokenSource(HangGuard);
-        var positions = new List<ChangePosition>();
-        await foreach (var change in items.Changes(ChangePosition.Start, guard.Token))
-        {
-            positions.Add(change.Position);
-            if (positions.Count == count)
-            {
-                break;
-            }
-        }
-
-        return positions;
     }
 }

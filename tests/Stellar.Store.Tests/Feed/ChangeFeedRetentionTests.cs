@@ -12,9 +12,6 @@ public sealed class ChangeFeedRetentionTests
     private const string Name = "items";
     private const int Keys = 60;
 
-    /// <summary>A read that does not end in this long is a hang, reported as a failure rather than waited out.</summary>
-    private static readonly TimeSpan HangGuard = TimeSpan.FromSeconds(30);
-
     public static TheoryData<int, bool> Seeds()
     {
         var data = new TheoryData<int, bool>();
@@ -144,7 +141,7 @@ public sealed class ChangeFeedRetentionTests
         var position = cursor.Position;
         await items.CompactAsync();
         Assert.True(items.Engine.Feed.Oldest < position);
-        Assert.Equal(Enumerable.Range(50, 150), (await ReadAsync(cursor.Changes(), 150)).Select(c => c.Value!.Step));
+        Assert.Equal(Enumerable.Range(50, 150), (await FeedReading.ReadAsync(cursor.Changes(), 150)).Select(c => c.Value!.Step));
 
         // Past it: shards of several times the bound after the cursor's position, so the compaction goes on.
         for (; step < 1200; step++)
@@ -153,7 +150,7 @@ public sealed class ChangeFeedRetentionTests
         }
 
         await items.CompactAsync();
-        var error = await Assert.ThrowsAsync<ChangeFeedPositionUnavailableException>(() => ReadAsync(cursor.Changes(), 1));
+        var error = await Assert.ThrowsAsync<ChangeFeedPositionUnavailableException>(() => FeedReading.ReadAsync(cursor.Changes(), 1));
         Assert.Equal("slow", error.Cursor);
         Assert.Equal(Name, error.Collection);
         Assert.Equal(position, error.Requested);
@@ -165,7 +162,7 @@ public sealed class ChangeFeedRetentionTests
         // Acknowledging the oldest position resumes the cursor there: the snapshot, then the history after it. A cursor
         // part way through the snapshot holds it whole: a compaction would replace it, and its positions with it.
         await cursor.AcknowledgeAsync(error.Oldest);
-        var snapshot = await ReadAsync(items.Changes("slow"), Keys);
+        var snapshot = await FeedReading.ReadAsync(items.Changes("slow"), Keys);
         Assert.All(snapshot, c => Assert.True(c.Position.IsSnapshot || c == snapshot[^1]));
         await cursor.AcknowledgeAsync(snapshot[9].Position);
         for (; step < 1220; step++)
@@ -175,7 +172,7 @@ public sealed class ChangeFeedRetentionTests
 
         await items.CompactAsync();
         var state = snapshot.Take(10).ToDictionary(c => c.Key, c => c.Value!.Step);
-        foreach (var change in await ReadAsync(items.Changes("slow"), Keys - 10 + 20))
+        foreach (var change in await FeedReading.ReadAsync(items.Changes("slow"), Keys - 10 + 20))
         {
             state[change.Key] = change.Value!.Step;
         }
@@ -211,7 +208,7 @@ public sealed class ChangeFeedRetentionTests
         Assert.True(items.Engine.Feed.Oldest.IsSnapshot, "the compaction replaced the history the cursor acknowledged");
         var cursor = items.Feed("lagging");
         Assert.Equal(1L << 30, cursor.MaxHeldBytes);
-        Assert.Equal(Enumerable.Range(150, 650), (await ReadAsync(cursor.Changes(), 650)).Select(c => c.Value!.Step));
+        Assert.Equal(Enumerable.Range(150, 650), (await FeedReading.ReadAsync(cursor.Changes(), 650)).Select(c => c.Value!.Step));
     }
 
     [Theory]
@@ -264,8 +261,8 @@ public sealed class ChangeFeedRetentionTests
 
         await ConsumeAsync(items.Feed("analytics"), 2, []);
 
-        Assert.Equal(new[] { 2, 3, 4 }, (await ReadAsync(items.Changes("analytics"), 3)).Select(c => c.Key));
-        Assert.Equal(new[] { 0, 1, 2, 3, 4 }, (await ReadAsync(items.Changes("new"), 5)).Select(c => c.Key));
+        Assert.Equal(new[] { 2, 3, 4 }, (await FeedReading.ReadAsync(items.Changes("analytics"), 3)).Select(c => c.Key));
+        Assert.Equal(new[] { 0, 1, 2, 3, 4 }, (await FeedReading.ReadAsync(items.Changes("new"), 5)).Select(c => c.Key));
         Assert.Throws<ArgumentException>(() => items.Changes(""));
     }
 
@@ -281,23 +278,6 @@ public sealed class ChangeFeedRetentionTests
 
     private static WorkloadItem Item(int key, int step, Random random) => new(key, Task: 0, Step: step, Payload: new string('p', random.Next(100, 1500)));
 
-    /// <summary>The first <paramref name="count"/> changes of <paramref name="changes"/>, which must hold that many.</summary>
-    private static async Task<List<Change<int, WorkloadItem>>> ReadAsync(IAsyncEnumerable<Change<int, WorkloadItem>> changes, int count)
-    {
-        using var guard = new CancellationTokenSource(HangGuard);
-        var read = new List<Change<int, WorkloadItem>>();
-        await foreach (var change in changes.WithCancellation(guard.Token))
-        {
-            read.Add(change);
-            if (read.Count == count)
-            {
-                break;
-            }
-        }
-
-        return read;
-    }
-
     /// <summary>
     /// Reads <paramref name="count"/> changes from the cursor and acknowledges the last one that ends a unit; what it
     /// acknowledged is processed, what follows is read again next time.
@@ -309,7 +289,7 @@ public sealed class ChangeFeedRetentionTests
             return;
         }
 
-        var read = await ReadAsync(cursor.Changes(), count);
+        var read = await FeedReading.ReadAsync(cursor.Changes(), count);
         var end = read.FindLastIndex(c => c.EndsUnit);
         if (end >= 0)
         {

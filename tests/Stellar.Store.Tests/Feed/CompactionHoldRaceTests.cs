@@ -44,7 +44,7 @@ public sealed class CompactionHoldRaceTests
         await compaction.WaitAsync(HangGuard);
 
         Assert.True(items.Engine.Feed.Oldest.IsSnapshot, "the compaction did not replace the shards before the cursor's position");
-        var read = await ReadAsync(cursor.Changes(), 1);
+        var read = await FeedReading.ReadAsync(cursor.Changes(), 1);
         Assert.Equal(200, Assert.Single(read).Value!.Step);
     }
 
@@ -100,7 +100,7 @@ public sealed class CompactionHoldRaceTests
                 replaced++;
             }
 
-            var read = await ReadAsync(cursor.Changes(), expected.Count);
+            var read = await FeedReading.ReadAsync(cursor.Changes(), expected.Count);
             Assert.Equal(expected, read.Select(c => c.Value!.Step));
         }
 
@@ -125,22 +125,5 @@ public sealed class CompactionHoldRaceTests
         {
             await Task.Delay(1, guard.Token);
         }
-    }
-
-    /// <summary>The first <paramref name="count"/> changes of <paramref name="changes"/>, which must hold that many.</summary>
-    private static async Task<List<Change<int, WorkloadItem>>> ReadAsync(IAsyncEnumerable<Change<int, WorkloadItem>> changes, int count)
-    {
-        using var guard = new CancellationTokenSource(HangGuard);
-        var read = new List<Change<int, WorkloadItem>>();
-        await foreach (var change in changes.WithCancellation(guard.Token))
-        {
-            read.Add(change);
-            if (read.Count == count)
-            {
-                break;
-            }
-        }
-
-        return read;
     }
 }

@@ -34,6 +34,29 @@ internal static class FeedReading
         return changes;
     }
 
+    /// <summary>The first <paramref name="count"/> changes of <paramref name="changes"/>, which must hold that many.</summary>
+    public static async Task<List<Change<TKey, TValue>>> ReadAsync<TKey, TValue>(IAsyncEnumerable<Change<TKey, TValue>> changes, int count)
+        where TKey : notnull
+    {
+        using var guard = new CancellationTokenSource(HangGuard);
+        var read = new List<Change<TKey, TValue>>();
+        await foreach (var change in changes.WithCancellation(guard.Token))
+        {
+            read.Add(change);
+            if (read.Count == count)
+            {
+                break;
+            }
+        }
+
+        return read;
+    }
+
+    /// <summary>The positions of the first <paramref name="count"/> changes of <paramref name="collection"/>, read from its start.</summary>
+    public static async Task<List<ChangePosition>> ReadPositionsAsync<TKey, TValue>(Collection<TKey, TValue> collection, int count)
+        where TKey : notnull =>
+        (await ReadAsync(collection.Changes(ChangePosition.Start), count)).ConvertAll(change => change.Position);
+
     /// <summary>Applies <paramref name="changes"/> in order to <paramref name="state"/>: what a consumer of the feed holds.</summary>
     public static Dictionary<int, Account> Apply(IEnumerable<Change<int, Account>> changes, Dictionary<int, Account>? state = null)
     {
