@@ -94,8 +94,10 @@ public sealed partial class StellarStore
                 Directory.Delete(partial, recursive: true);
             }
 
-            var taken = Checkpoints();
-            var checkpoint = new CheckpointBuilder(partial, _keptPrefixes, taken.Count > 0 ? taken[^1].Path : null);
+            // The newest checkpoint is looked up only for a process that has taken none: after one, that one is the
+            // newest, and its copies are what the kept prefixes name.
+            var newest = _keptPrefixes.Count == 0 && Checkpoints() is { Count: > 0 } taken ? taken[^1].Path : null;
+            var checkpoint = new CheckpointBuilder(partial, _keptPrefixes, newest);
             using var activity = StoreDiagnostics.StartCheckpoint(name);
             try
             {
