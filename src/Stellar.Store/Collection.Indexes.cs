@@ -12,10 +12,12 @@ public sealed partial class Collection<TKey, TValue>
 
     /// <summary>
     /// Declares an ordered index named <paramref name="name"/> on the key <paramref name="keySelector"/> computes from
-    /// each value, and returns it at once; it is built on the collection's writer, in order with the writes (it holds
-    /// every write queued before this call, and is kept with every write after it), and answers reads once
-    /// <see cref="CollectionIndex{TIndexKey,TKey,TValue}.Ready"/> completes. Building reads every record once and
-    /// holds the writer meanwhile. The index lives in memory: declare it again after reopening the store.
+    /// each value, and returns it at once; it is built in order with the writes (it holds every write queued before
+    /// this call, and is kept with every write after it), and answers reads once
+    /// <see cref="CollectionIndex{TIndexKey,TKey,TValue}.Ready"/> completes. Building reads every record once, on the
+    /// thread pool while the writer goes on taking writes (a unique index: on the writer, which takes no write
+    /// meanwhile, so that every write after the declaration is checked). The index lives in memory: declare it again
+    /// after reopening the store.
     /// </summary>
     /// <remarks>
     /// <para>With <paramref name="unique"/>, no two records may have equal index keys: a write that would give a record
@@ -23,8 +25,9 @@ public sealed partial class Collection<TKey, TValue>
     /// with it its whole atomic batch or cross-collection write (a record may keep or move to a key another record of
     /// the same batch gives up). Declaring it on records that already share a key fails <c>Ready</c> with that
     /// exception, and the index is not kept. A unique index's key selector that throws rejects the write instead.</para>
-    /// <para>Thread safety: any thread. <paramref name="keySelector"/> runs on the writer, for each value written: it
-    /// must be fast, must not block, and should not throw (a throw stops a non-unique index, not the write).</para>
+    /// <para>Thread safety: any thread. <paramref name="keySelector"/> runs on the writer, for each value written, and
+    /// on the thread pool for each record its build reads (never on two threads at once): it must be fast, must not
+    /// block, and should not throw (a throw stops a non-unique index, not the write).</para>
     /// </remarks>
     /// <exception cref="ArgumentException">
     /// The name is empty, or the index key or the collection's key has no order of its own (it must implement
@@ -46,7 +49,7 @@ public sealed partial class Collection<TKey, TValue>
     /// An answer lists a record once per key of it that the answer covers. Built, kept and read as
     /// <see cref="Index{TIndexKey}"/> describes; it cannot be unique.
     /// </summary>
-    /// <remarks>Thread safety: any thread. <paramref name="keysSelector"/> runs on the writer, for each value written.</remarks>
+    /// <remarks>Thread safety: any thread. <paramref name="keysSelector"/> runs on the writer, for each value written, and on the thread pool for each record its build reads.</remarks>
     /// <exception cref="ArgumentException">The name is empty, or the index key or the collection's key has no order of its own.</exception>
     /// <exception cref="InvalidOperationException">The collection already has an index of that name.</exception>
     public CollectionIndex<TIndexKey, TKey, TValue> IndexMany<TIndexKey>(string name, Func<TValue, IEnumerable<TIndexKey>?> keysSelector)
@@ -68,24 +71,49 @@ public sealed partial class Collection<TKey, TValue>
             throw new InvalidOperationException($"Collection '{Name}' already has an index named '{name}'.");
         }
 
-        _writer.SubmitAsync(new IndexStep<TKey, TValue>(index, drop: false), CancellationToken.None).ContinueWith(
-            built =>
-            {
-                var failure = built.IsCompletedSuccessfully ? index.Failure : built.Exception?.GetBaseException() ?? new TaskCanceledException(built);
-                if (failure is null)
-                {
-                    ready.SetResult();
-                    return;
-                }
-
-                // Not kept: the name is free for a corrected declaration.
-                _indexes.TryRemove(new KeyValuePair<string, object>(name, declared));
-                ready.SetException(failure);
-            },
-            CancellationToken.None,
-            TaskContinuationOptions.ExecuteSynchronously,
-            TaskScheduler.Default);
+        _ = BuildAsync(name, declared, ready);
         return declared;
+    }
+
+    /// <summary>
+    /// Queues the build of <paramref name="declared"/>'s index on the writer and, for one built beside the writer, its
+    /// install once the build is done; completes <paramref name="ready"/> when the index answers, or with why it never
+    /// will (then the name is free again).
+    /// </summary>
+    private async Task BuildAsync<TIndexKey>(string name, CollectionIndex<TIndexKey, TKey, TValue> declared, TaskCompletionSource ready)
+    {
+        var index = declared.Index;
+        Exception? failure;
+        try
+        {
+            var build = new IndexStep<TKey, TValue>(index, IndexStepKind.Build);
+            await _writer.SubmitAsync(build, CancellationToken.None).ConfigureAwait(false);
+            if (build.Aside is { } aside)
+            {
+                // Whatever the build's outcome, the writer takes it at the install: it holds the versions applied meanwhile.
+                await Task.WhenAny(aside.Build).ConfigureAwait(false);
+                await _writer.SubmitAsync(new IndexStep<TKey, TValue>(index, IndexStepKind.Install) { Aside = aside }, CancellationToken.None).ConfigureAwait(false);
+                failure = index.Failure ?? aside.Build.Exception?.GetBaseException();
+            }
+            else
+            {
+                failure = index.Failure;
+            }
+        }
+        catch (Exception e)
+        {
+            failure = e;
+        }
+
+        if (failure is null)
+        {
+            ready.SetResult();
+            return;
+        }
+
+        // Not kept: the name is free for a corrected declaration.
+        _indexes.TryRemove(new KeyValuePair<string, object>(name, declared));
+        ready.SetException(failure);
     }
 
     /// <summary>
@@ -101,7 +129,7 @@ public sealed partial class Collection<TKey, TValue>
         }
 
         index.Index.MarkDropped();
-        await _writer.SubmitAsync(new IndexStep<TKey, TValue>(index.Index, drop: true), CancellationToken.None).ConfigureAwait(false);
+        await _writer.SubmitAsync(new IndexStep<TKey, TValue>(index.Index, IndexStepKind.Drop), CancellationToken.None).ConfigureAwait(false);
     }
 
     /// <summary>Whether <paramref name="map"/> is this collection's.</summary>

@@ -311,8 +311,11 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     }
 
     /// <summary>
-    /// Builds the indexes staged to start (from the records as published, before this group's writes, which they then
-    /// see applied) and drops those staged to stop. A build whose key selector throws fails that index alone.
+    /// Starts the indexes staged to start, from the records as published (before this group's writes, which they then
+    /// see applied); installs those built beside the writer; drops those staged to stop. A unique index is built here,
+    /// on the writer's turn, so that every write after its declaration is checked against it; any other is built beside
+    /// the writer, from the records as of the published version (pinned until its install), while the writes go on. A
+    /// build whose key selector throws fails that index alone.
     /// </summary>
     private void RunIndexSteps()
     {
@@ -321,8 +324,8 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
             return;
         }
 
-        // Indexes declared together are built side by side: each reads the records on its own, as readers do.
-        var builds = _indexSteps.Where(s => !s.Drop).ToList();
+        // Unique indexes declared together are built side by side: each reads the records on its own, as readers do.
+        var builds = _indexSteps.Where(s => s.Kind == IndexStepKind.Build && s.Index.Unique).ToList();
         var now = Map.Now;
         var built = new bool[builds.Count];
         Parallel.For(0, builds.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, i =>
@@ -330,16 +333,58 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         var next = 0;
         foreach (var step in _indexSteps)
         {
-            if (step.Drop)
+            switch (step.Kind)
             {
-                _indexes.Remove(step.Index);
-            }
-            else if (built[next++])
-            {
-                _indexes.Add(step.Index);
+                case IndexStepKind.Drop:
+                    _indexes.Remove(step.Index);
+                    break;
+                case IndexStepKind.Build when step.Index.Unique:
+                    if (built[next++])
+                    {
+                        _indexes.Add(step.Index);
+                        step.Index.Serve(Map.Published.Version);
+                    }
+
+                    break;
+                case IndexStepKind.Build:
+                    step.Aside = BuildAside(step.Index, now);
+                    break;
+                case IndexStepKind.Install:
+                    Install(step);
+                    break;
             }
         }
 
         _indexSteps.Clear();
+    }
+
+    /// <summary>
+    /// Builds <paramref name="index"/> on the thread pool from the records as of the published version, which stays
+    /// pinned until the install; the versions the writer applies meanwhile wait for the index in <see cref="IndexSet{TKey,TValue}"/>.
+    /// </summary>
+    private (Task<bool> Build, long Version) BuildAside(IIndexMaintainer<TKey, TValue> index, long now)
+    {
+        var pinned = Map.Pin();
+        _indexes.Building(index);
+        var records = new PinnedHeads<TKey, TValue>(Map, pinned);
+        return (Task.Run(() => index.Build(records, pinned.Version, _values.ReadValue, now)), pinned.Version);
+    }
+
+    /// <summary>
+    /// The build of <paramref name="step"/>'s index beside the writer is over: if it succeeded and the index was not
+    /// dropped meanwhile, the index gets the versions applied since and answers from the published version on.
+    /// </summary>
+    private void Install(IndexStep<TKey, TValue> step)
+    {
+        var (build, version) = step.Aside!.Value;
+        Map.Unpin(version);
+        if (build.IsCompletedSuccessfully && build.Result && step.Index.Failure is null)
+        {
+            _indexes.Install(step.Index, Map.Published.Version);
+        }
+        else
+        {
+            _indexes.Remove(step.Index);
+        }
     }
 }

@@ -24,7 +24,7 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     public ExpiryIndex()
         : base(string.Empty, "expiry", Comparer<long>.Default, NoKeyOrder<TKey>.Instance)
     {
-        Built(0);
+        Serve(0);
     }
 
     public override bool Unique => false;
@@ -55,7 +55,7 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
             ((ExpiringVersionNode<TValue>)entry.Node!).ExpiryEntry = entry;
         }
 
-        Built(version);
+        Serve(version);
         return true;
     }
 

@@ -4,7 +4,9 @@ namespace Stellar.Store.Indexes;
 
 /// <summary>
 /// The indexes a collection's writer keeps, told of every version it applies and of every move of the horizon; and
-/// the unique ones' checks of each write as it is staged, with the undo of what a rejected batch or part staged.
+/// the unique ones' checks of each write as it is staged, with the undo of what a rejected batch or part staged. An
+/// index being built beside the writer is told nothing yet: the versions applied meanwhile wait here, and it gets them
+/// in order when it is installed.
 /// </summary>
 /// <remarks>Thread safety: the collection writer's alone.</remarks>
 internal sealed class IndexSet<TKey, TValue>
@@ -15,8 +17,32 @@ internal sealed class IndexSet<TKey, TValue>
     /// <summary>How to take back each change the unique indexes staged in the group, oldest first.</summary>
     private readonly List<Action> _undo = new();
 
-    /// <summary>Whether any index is kept: a commit without one does no index work at all.</summary>
-    public bool Any => _indexes.Count > 0;
+    /// <summary>The indexes being built beside the writer, each with the versions applied since its build's version.</summary>
+    private readonly List<(IIndexMaintainer<TKey, TValue> Index, List<(TKey Key, bool Deleted, TValue? Value, long Version, VersionNode<TValue>? Node)> Waiting)> _building = new();
+
+    /// <summary>Whether any index is kept or being built: a commit without one does no index work at all.</summary>
+    public bool Any => _indexes.Count > 0 || _building.Count > 0;
+
+    /// <summary>Starts holding the versions applied from now on for <paramref name="index"/>, which is being built beside the writer.</summary>
+    public void Building(IIndexMaintainer<TKey, TValue> index) => _building.Add((index, new()));
+
+    /// <summary>
+    /// <paramref name="index"/>, built beside the writer, gets every version applied since its build's version, in
+    /// order, and is kept from now on; readers read it from <paramref name="version"/>, the published one.
+    /// </summary>
+    public void Install(IIndexMaintainer<TKey, TValue> index, long version)
+    {
+        var at = _building.FindIndex(b => ReferenceEquals(b.Index, index));
+        var waiting = _building[at].Waiting;
+        _building.RemoveAt(at);
+        foreach (var (key, deleted, value, applied, node) in waiting)
+        {
+            index.Applied(key, deleted, value, applied, node);
+        }
+
+        Add(index);
+        index.Serve(version);
+    }
 
     /// <summary>Where the staged changes stand now: <see cref="RollBack"/> to it takes back everything staged after.</summary>
     public int Mark => _undo.Count;
@@ -32,6 +58,7 @@ internal sealed class IndexSet<TKey, TValue>
 
     public void Remove(IIndexMaintainer<TKey, TValue> index)
     {
+        _building.RemoveAll(b => ReferenceEquals(b.Index, index));
         _indexes.Remove(index);
         if (index is IUniqueIndex<TKey, TValue> unique)
         {
@@ -96,6 +123,11 @@ internal sealed class IndexSet<TKey, TValue>
         foreach (var index in _indexes)
         {
             index.Applied(key, deleted, value, version, node);
+        }
+
+        foreach (var (_, waiting) in _building)
+        {
+            waiting.Add((key, deleted, value, version, node));
         }
     }
 

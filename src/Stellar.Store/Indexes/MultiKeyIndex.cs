@@ -59,7 +59,6 @@ internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TInd
             _current[group.Key] = group.ToArray();
         }
 
-        Built(version);
         return true;
     }
 

@@ -123,11 +123,11 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
         _endedSlots.Enqueue(slot);
     }
 
-    /// <summary>Writer only, during the build: the entries the index was built with, which readers see from <see cref="Built"/> on.</summary>
+    /// <summary>Writer only, during the build: the entries the index was built with, which readers see from <see cref="Serve"/> on.</summary>
     protected void Install(SortedRun<TIndexKey, TKey, TValue> run) => Volatile.Write(ref _run, run);
 
-    /// <summary>Writer only: the build is done, at <paramref name="version"/>; readers may read from now on.</summary>
-    protected void Built(long version) => Volatile.Write(ref _builtAt, version);
+    /// <summary>Writer only: the index is built and up to date at <paramref name="version"/>; readers may read from now on.</summary>
+    public void Serve(long version) => Volatile.Write(ref _builtAt, version);
 
     /// <summary>The index is not kept any more (nor built): reads throw <paramref name="failure"/>.</summary>
     protected void Fail(Exception failure) => Volatile.Write(ref _failure, failure);

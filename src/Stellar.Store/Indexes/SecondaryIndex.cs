@@ -66,7 +66,6 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         }
 
         Install(run);
-        Built(version);
         return true;
     }
 

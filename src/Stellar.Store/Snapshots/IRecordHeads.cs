@@ -1,15 +1,19 @@
 namespace Stellar.Store.Snapshots;
 
-/// <summary>What an index's build reads of a collection's records: each key's newest version, and how many are stored.</summary>
-/// <remarks>Thread safety: for the collection's writer (and the builds it runs), while it applies nothing.</remarks>
+/// <summary>
+/// What an index's build reads of a collection's records: each key's newest version, and how many are stored; either
+/// the map itself, on the writer's turn, or the map as of a pinned version (<see cref="PinnedHeads{TKey,TValue}"/>), for
+/// a build beside the writer.
+/// </summary>
+/// <remarks>Thread safety: the map's, for the collection's writer (and the builds it runs) while it applies nothing; a pinned view's, for any thread.</remarks>
 internal interface IRecordHeads<TKey, TValue>
 {
-    /// <summary>The newest version of every key, deletions included, in no set order.</summary>
+    /// <summary>The newest version of every key, deletions included or not, in no set order.</summary>
     IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> Heads { get; }
 
     /// <summary>The version and the number of live keys readers see now.</summary>
     PublishedState Published { get; }
 
-    /// <summary>The newest version of <paramref name="key"/>, or null when it was never stored.</summary>
+    /// <summary>The newest version of <paramref name="key"/> (a deletion or null when it is not stored).</summary>
     VersionNode<TValue>? Head(TKey key);
 }

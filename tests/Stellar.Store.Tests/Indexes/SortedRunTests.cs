@@ -129,7 +129,7 @@ public sealed class SortedRunTests
             }
 
             Install(run);
-            Built(version);
+            Serve(version);
         }
 
         public void Move(int key, int? indexKey, long version)

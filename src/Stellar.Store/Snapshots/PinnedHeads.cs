@@ -1,0 +1,25 @@
+namespace Stellar.Store.Snapshots;
+
+/// <summary>
+/// The records of a <see cref="VersionedMap{TKey,TValue}"/> as of a pinned version, for an index built beside the
+/// writer: each key's version at that version, however many the writer applies meanwhile.
+/// </summary>
+/// <remarks>Thread safety: any thread, without locks, while the version stays pinned.</remarks>
+internal sealed class PinnedHeads<TKey, TValue> : IRecordHeads<TKey, TValue>
+    where TKey : notnull
+{
+    private readonly VersionedMap<TKey, TValue> _map;
+
+    public PinnedHeads(VersionedMap<TKey, TValue> map, PublishedState pinned)
+    {
+        _map = map;
+        Published = pinned;
+    }
+
+    /// <summary>Each key's version at the pinned version, deletions left out (whether it has expired or not).</summary>
+    public IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> Heads => _map.EnumerateAt(Published.Version);
+
+    public PublishedState Published { get; }
+
+    public VersionNode<TValue>? Head(TKey key) => _map.TryGetAt(key, Published.Version, now: 0, out var node) ? node : null;
+}
