@@ -14,8 +14,8 @@ public sealed partial class Collection<TKey, TValue>
     /// Declares an ordered index named <paramref name="name"/> on the key <paramref name="keySelector"/> computes from
     /// each value, and returns it at once; it is built in order with the writes (it holds every write queued before
     /// this call, and is kept with every write after it), and answers reads once
-    /// <see cref="CollectionIndex{TIndexKey,TKey,TValue}.Ready"/> completes. Building reads every record once, on the
-    /// thread pool while the writer goes on taking writes (a unique index: on the writer, which takes no write
+    /// <see cref="CollectionIndex{TIndexKey,TKey,TValue}.Ready"/> completes. Building reads every record once, on a
+    /// thread of its own while the writer goes on taking writes (a unique index: on the writer, which takes no write
     /// meanwhile, so that every write after the declaration is checked). The index lives in memory: declare it again
     /// after reopening the store.
     /// </summary>
@@ -26,8 +26,9 @@ public sealed partial class Collection<TKey, TValue>
     /// the same batch gives up). Declaring it on records that already share a key fails <c>Ready</c> with that
     /// exception, and the index is not kept. A unique index's key selector that throws rejects the write instead.</para>
     /// <para>Thread safety: any thread. <paramref name="keySelector"/> runs on the writer, for each value written, and
-    /// on the thread pool for each record its build reads (never on two threads at once): it must be fast, must not
-    /// block, and should not throw (a throw stops a non-unique index, not the write).</para>
+    /// on the build's thread, for each record it reads and most writes made during the build (never on two threads at
+    /// once): it must be fast, must not block, and should not throw (a throw stops a non-unique index, not the
+    /// write).</para>
     /// </remarks>
     /// <exception cref="ArgumentException">
     /// The name is empty, or the index key or the collection's key has no order of its own (it must implement
@@ -49,7 +50,7 @@ public sealed partial class Collection<TKey, TValue>
     /// An answer lists a record once per key of it that the answer covers. Built, kept and read as
     /// <see cref="Index{TIndexKey}"/> describes; it cannot be unique.
     /// </summary>
-    /// <remarks>Thread safety: any thread. <paramref name="keysSelector"/> runs on the writer, for each value written, and on the thread pool for each record its build reads.</remarks>
+    /// <remarks>Thread safety: any thread. <paramref name="keysSelector"/> runs on the writer, for each value written, and on the build's thread, for each record it reads and most writes made during the build.</remarks>
     /// <exception cref="ArgumentException">The name is empty, or the index key or the collection's key has no order of its own.</exception>
     /// <exception cref="InvalidOperationException">The collection already has an index of that name.</exception>
     public CollectionIndex<TIndexKey, TKey, TValue> IndexMany<TIndexKey>(string name, Func<TValue, IEnumerable<TIndexKey>?> keysSelector)

@@ -359,15 +359,30 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     }
 
     /// <summary>
-    /// Builds <paramref name="index"/> on the thread pool from the records as of the published version, which stays
-    /// pinned until the install; the versions the writer applies meanwhile wait for the index in <see cref="IndexSet{TKey,TValue}"/>.
+    /// Builds <paramref name="index"/> on a thread of its own from the records as of the published version, which stays
+    /// pinned until the install; the versions the writer applies meanwhile are held for the index, which takes most of
+    /// them on the build's thread once built (see <see cref="HeldVersions{TKey,TValue}"/>).
     /// </summary>
     private (Task<bool> Build, long Version) BuildAside(IIndexMaintainer<TKey, TValue> index, long now)
     {
         var pinned = Map.Pin();
-        _indexes.Building(index);
+        var held = _indexes.Building(index);
         var records = new PinnedHeads<TKey, TValue>(Map, pinned);
-        return (Task.Run(() => index.Build(records, pinned.Version, _values.ReadValue, now)), pinned.Version);
+        // A thread of its own, not one of the pool's: a build takes long, and the writes it must not hold back need the pool.
+        return (Task.Factory.StartNew(
+            () =>
+            {
+                if (!index.Build(records, pinned.Version, _values.ReadValue, now))
+                {
+                    return false;
+                }
+
+                held.CatchUp(index);
+                return true;
+            },
+            CancellationToken.None,
+            TaskCreationOptions.LongRunning,
+            TaskScheduler.Default), pinned.Version);
     }
 
     /// <summary>

@@ -18,28 +18,32 @@ internal sealed class IndexSet<TKey, TValue>
     private readonly List<Action> _undo = new();
 
     /// <summary>The indexes being built beside the writer, each with the versions applied since its build's version.</summary>
-    private readonly List<(IIndexMaintainer<TKey, TValue> Index, List<(TKey Key, bool Deleted, TValue? Value, long Version, VersionNode<TValue>? Node)> Waiting)> _building = new();
+    private readonly List<(IIndexMaintainer<TKey, TValue> Index, HeldVersions<TKey, TValue> Held)> _building = new();
 
     /// <summary>Whether any index is kept or being built: a commit without one does no index work at all.</summary>
     public bool Any => _indexes.Count > 0 || _building.Count > 0;
 
-    /// <summary>Starts holding the versions applied from now on for <paramref name="index"/>, which is being built beside the writer.</summary>
-    public void Building(IIndexMaintainer<TKey, TValue> index) => _building.Add((index, new()));
+    /// <summary>
+    /// Starts holding the versions applied from now on for <paramref name="index"/>, which is being built beside the
+    /// writer; returns them, for the build to catch up with (see <see cref="HeldVersions{TKey,TValue}"/>).
+    /// </summary>
+    public HeldVersions<TKey, TValue> Building(IIndexMaintainer<TKey, TValue> index)
+    {
+        var held = new HeldVersions<TKey, TValue>();
+        _building.Add((index, held));
+        return held;
+    }
 
     /// <summary>
-    /// <paramref name="index"/>, built beside the writer, gets every version applied since its build's version, in
-    /// order, and is kept from now on; readers read it from <paramref name="version"/>, the published one.
+    /// <paramref name="index"/>, built beside the writer (and caught up on its thread), gets every version still held
+    /// for it, in order, and is kept from now on; readers read it from <paramref name="version"/>, the published one.
     /// </summary>
     public void Install(IIndexMaintainer<TKey, TValue> index, long version)
     {
         var at = _building.FindIndex(b => ReferenceEquals(b.Index, index));
-        var waiting = _building[at].Waiting;
+        var held = _building[at].Held;
         _building.RemoveAt(at);
-        foreach (var (key, deleted, value, applied, node) in waiting)
-        {
-            index.Applied(key, deleted, value, applied, node);
-        }
-
+        held.TakeAll(index);
         Add(index);
         index.Serve(version);
     }
@@ -125,9 +129,9 @@ internal sealed class IndexSet<TKey, TValue>
             index.Applied(key, deleted, value, version, node);
         }
 
-        foreach (var (_, waiting) in _building)
+        foreach (var (_, held) in _building)
         {
-            waiting.Add((key, deleted, value, version, node));
+            held.Hold(key, deleted, value, version, node);
         }
     }
 
