@@ -1,5 +1,6 @@
 using BenchmarkDotNet.Running;
 using Stellar.Store.Benchmarks.Game;
+using Stellar.Store.Benchmarks.Indexes;
 using Stellar.Store.Benchmarks.Infrastructure;
 using Stellar.Store.Benchmarks.Memory;
 using Stellar.Store.Benchmarks.Persistence;
@@ -14,6 +15,7 @@ using Stellar.Store.Benchmarks.Units;
 //   persistence [runs] [json]   only Akka.Persistence journals: Persist with 1, 100, 1,000 actors, and recovery (6 runs);
 //                               json: the events through Akka's default JSON serializer instead of a binary one
 //   memory [records]            managed and resident bytes per record, Dictionary against an opened store (1,000,000)
+//   indexbuild [runs]           only how long writes wait while an index is added to a live collection (6 runs)
 //   anything else               BenchmarkDotNet's own command line (--filter, --anyCategories, --list flat, ...)
 var verb = args.FirstOrDefault();
 var rest = args.Skip(1).ToArray();
@@ -31,6 +33,9 @@ switch (verb)
     case "persistence":
         PersistenceMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var persistenceRuns) ? persistenceRuns : PersistenceMix.DefaultRuns,
             rest.Contains("json") ? EventSerialization.Json : EventSerialization.Binary);
+        return 0;
+    case "indexbuild":
+        IndexBuildMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var buildRuns) ? buildRuns : IndexBuildMix.DefaultRuns);
         return 0;
     case "memory":
         return MemoryFootprint.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var records) ? records : Scale.Records(1_000_000));

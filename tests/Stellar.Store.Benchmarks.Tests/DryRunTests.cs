@@ -204,6 +204,22 @@ public sealed class DryRunTests : IDisposable
     }
 
     [Fact]
+    public void IndexBuild_WhenRunDry_ReportsEveryRunWithTheWritesBeforeAndDuringTheBuild()
+    {
+        var rows = IndexBuildMix.Run(_results, runs: 2);
+
+        Assert.Equal(new[] { 1, 2 }, rows.Select(r => r.Run));
+        Assert.All(rows, r =>
+        {
+            Assert.True(r.BuildMs > 0, $"run {r.Run} timed no build");
+            Assert.True(r.WritesPerSecondBefore > 0, $"run {r.Run}: the callers wrote nothing before the declaration");
+            Assert.InRange(r.LongestDuringMs, 0, r.BuildMs + 1_000);
+        });
+        var markdown = File.ReadAllText(Path.Combine(_results, "index-build.md"));
+        Assert.Matches(@"\| 2 \| [\d,]+ \| [\d,]+ \|", markdown);
+    }
+
+    [Fact]
     public void SideMetrics_OfARealRun_AreKeptApartFromEveryDryRun()
     {
         // A dry run (this suite, in any checkout on the machine) clears its side-metric folder; a real run's sizes on
