@@ -17,7 +17,7 @@ namespace Stellar.Store.Benchmarks.Open;
 /// goal (open ≤ 1.5× it): the same 1,000,000 records deserialized on one thread from one byte array, no I/O.
 /// </summary>
 [MemoryDiagnoser]
-[WriteJob(3)]
+[WriteJob(10)]
 [BenchmarkCategory("Open", Pairing.Read)]
 public class OpenBenchmarks : StoreBenchmark
 {
