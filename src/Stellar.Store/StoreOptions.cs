@@ -78,7 +78,10 @@ public sealed class StoreOptions
     /// <summary>The byte bound of one commit group: a quarter of <see cref="MaxQueuedBytes"/>.</summary>
     internal long MaxGroupBytes => MaxQueuedBytes / 4;
 
-    /// <summary>Cores used to encode blocks of one group and to decode at open. Default: the processor count.</summary>
+    /// <summary>
+    /// Cores used to encode blocks of one group and to decode at open; a compaction, which runs while the game writes,
+    /// encodes its output on one core fewer (at least one). Default: the processor count.
+    /// </summary>
     public int MaxDegreeOfParallelism { get; init; } = Environment.ProcessorCount;
 
     /// <summary>

@@ -151,7 +151,8 @@ internal sealed class CompactionCopier<TKey, TValue>
         var encoded = new (byte[] Bytes, int Length)[blocks.Count];
         try
         {
-            Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism, CancellationToken = cancellationToken }, b =>
+            // One core fewer than a group's encode may take: the writes go on meanwhile, and their completions need the pool.
+            Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = Math.Max(1, _parallelism - 1), CancellationToken = cancellationToken }, b =>
             {
                 encoded[b] = EncodeBlock(shardId, salt, firstSequence + (ulong)b + 1, live, blocks[b], valueOffsets);
             });

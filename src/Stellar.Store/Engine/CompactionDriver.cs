@@ -97,7 +97,9 @@ internal sealed class CompactionDriver<TKey, TValue> : ICompactionTarget
     {
         try
         {
-            await Task.Run(() => _engine.Copier.CopyLive(run, cancellationToken), cancellationToken).ConfigureAwait(false);
+            // A thread of its own, not one of the pool's: a copy of a large collection takes long, and the writes need the pool.
+            await Task.Factory.StartNew(() => _engine.Copier.CopyLive(run, cancellationToken), cancellationToken, TaskCreationOptions.LongRunning, TaskScheduler.Default)
+                .ConfigureAwait(false);
         }
         catch
         {

@@ -28,6 +28,29 @@ public sealed class CompactionTests(ITestOutputHelper output) : IDisposable
 
     private static long ShardBytes(string path) => Directory.GetFiles(path, "*.shard*").Sum(f => new FileInfo(f).Length);
 
+    [Fact]
+    public async Task CompactAsync_CopiesOnAThreadOfItsOwn_SoTheWritesKeepThePoolsThreads()
+    {
+        // A copy of a large collection takes long; on pool threads it left the writes' continuations none on 2 cores,
+        // and every write waited until the pool grew.
+        var storage = new PoolWatchingStorage(_dir.Path);
+        await using var store = await StellarStore.OpenAsync(storage, new StoreOptions { CompactionThreshold = 0 });
+        var players = Players(store);
+        for (var round = 1; round <= 3; round++)
+        {
+            await WriteRoundAsync(players, 3_000, round);
+        }
+
+        storage.Watching = true;
+        await players.CompactAsync();
+        storage.Watching = false;
+
+        Assert.True(storage.AppendsOffPool > 0, "the compaction wrote its output");
+        Assert.Equal(0, storage.AppendsOnPool);
+        Assert.Equal(3_000, players.Count);
+        Assert.Equal("player-7-round-3", players.Get(7)!.Name);
+    }
+
     [Theory]
     [InlineData(false)]
     [InlineData(true)]
