@@ -24,33 +24,17 @@ public sealed class ChangesCallFormsTests
         using var guard = new CancellationTokenSource(HangGuard);
         var token = guard.Token;
         int[] all = [1, 2, 3];
-        Assert.Equal(all, await KeysAsync(accounts.Changes(ChangePosition.Start), 3));
-        Assert.Equal(all, await KeysAsync(accounts.Changes(), 3));
-        Assert.Equal(all, await KeysAsync(accounts.Changes(default), 3));
-        Assert.Equal(all, await KeysAsync(accounts.Changes(default, token), 3));
-        Assert.Equal(all, await KeysAsync(accounts.Changes(from: default), 3));
-        Assert.Equal(all, await KeysAsync(accounts.Changes(cancellationToken: token), 3));
-        Assert.Equal(all, await KeysAsync(accounts.Changes(default(ChangePosition)), 3));
+        Assert.Equal(all, await FeedReading.ReadKeysAsync(accounts.Changes(ChangePosition.Start), 3));
+        Assert.Equal(all, await FeedReading.ReadKeysAsync(accounts.Changes(), 3));
+        Assert.Equal(all, await FeedReading.ReadKeysAsync(accounts.Changes(default), 3));
+        Assert.Equal(all, await FeedReading.ReadKeysAsync(accounts.Changes(default, token), 3));
+        Assert.Equal(all, await FeedReading.ReadKeysAsync(accounts.Changes(from: default), 3));
+        Assert.Equal(all, await FeedReading.ReadKeysAsync(accounts.Changes(cancellationToken: token), 3));
+        Assert.Equal(all, await FeedReading.ReadKeysAsync(accounts.Changes(default(ChangePosition)), 3));
 
         // The cursor-name overload, by a name: a new cursor starts at the start too, and a null name is refused.
-        Assert.Equal(all, await KeysAsync(accounts.Changes("fresh"), 3));
-        Assert.Equal(all, await KeysAsync(accounts.Changes("fresh", token), 3));
+        Assert.Equal(all, await FeedReading.ReadKeysAsync(accounts.Changes("fresh"), 3));
+        Assert.Equal(all, await FeedReading.ReadKeysAsync(accounts.Changes("fresh", token), 3));
         Assert.Throws<ArgumentNullException>(() => accounts.Changes(default(string)!));
-    }
-
-    private static async Task<List<int>> KeysAsync(IAsyncEnumerable<Change<int, Account>> changes, int count)
-    {
-        using var guard = new CancellationTokenSource(HangGuard);
-        var keys = new List<int>();
-        await foreach (var change in changes.WithCancellation(guard.Token))
-        {
-            keys.Add(change.Key);
-            if (keys.Count == count)
-            {
-                break;
-            }
-        }
-
-        return keys;
     }
 }

@@ -52,6 +52,11 @@ internal static class FeedReading
         return read;
     }
 
+    /// <summary>The keys of the first <paramref name="count"/> changes of <paramref name="changes"/>, which must hold that many.</summary>
+    public static async Task<List<TKey>> ReadKeysAsync<TKey, TValue>(IAsyncEnumerable<Change<TKey, TValue>> changes, int count)
+        where TKey : notnull =>
+        (await ReadAsync(changes, count)).ConvertAll(change => change.Key);
+
     /// <summary>The positions of the first <paramref name="count"/> changes of <paramref name="collection"/>, read from its start.</summary>
     public static async Task<List<ChangePosition>> ReadPositionsAsync<TKey, TValue>(Collection<TKey, TValue> collection, int count)
         where TKey : notnull =>

@@ -1,5 +1,6 @@
 using System.Text;
 using Stellar.Store.TestHost.Workload;
+using Stellar.Store.Tests.Feed;
 
 namespace Stellar.Store.Tests.Format;
 
@@ -117,7 +118,7 @@ public sealed class FormatFixtureTests : IDisposable
             foreach (var (cursor, lastItem) in CursorsFixture.Cursors)
             {
                 Assert.Null(items.Feed(cursor).MaxHeldBytes);
-                Assert.Equal(Enumerable.Range(lastItem + 1, added.Id - lastItem), await KeysAsync(items.Changes(cursor), added.Id - lastItem));
+                Assert.Equal(Enumerable.Range(lastItem + 1, added.Id - lastItem), await FeedReading.ReadKeysAsync(items.Changes(cursor), added.Id - lastItem));
             }
 
             await items.Feed(CursorsFixture.Cursors[0].Cursor).HoldCompactionAsync(1L << 30);
@@ -132,25 +133,9 @@ public sealed class FormatFixtureTests : IDisposable
             var (other, otherLast) = CursorsFixture.Cursors[1];
             Assert.Equal(1L << 30, items.Feed(held).MaxHeldBytes);
             Assert.Null(items.Feed(other).MaxHeldBytes);
-            Assert.Equal(Enumerable.Range(heldLast + 1, added.Id - heldLast), await KeysAsync(items.Changes(held), added.Id - heldLast));
-            Assert.Equal(Enumerable.Range(otherLast + 1, added.Id - otherLast), await KeysAsync(items.Changes(other), added.Id - otherLast));
+            Assert.Equal(Enumerable.Range(heldLast + 1, added.Id - heldLast), await FeedReading.ReadKeysAsync(items.Changes(held), added.Id - heldLast));
+            Assert.Equal(Enumerable.Range(otherLast + 1, added.Id - otherLast), await FeedReading.ReadKeysAsync(items.Changes(other), added.Id - otherLast));
         }
-    }
-
-    private static async Task<List<int>> KeysAsync(IAsyncEnumerable<Change<int, WorkloadItem>> changes, int count)
-    {
-        using var guard = new CancellationTokenSource(TimeSpan.FromMinutes(2));
-        var keys = new List<int>();
-        await foreach (var change in changes.WithCancellation(guard.Token))
-        {
-            keys.Add(change.Key);
-            if (keys.Count == count)
-            {
-                break;
-            }
-        }
-
-        return keys;
     }
 
     [Fact]

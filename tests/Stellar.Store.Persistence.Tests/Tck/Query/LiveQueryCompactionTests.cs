@@ -21,13 +21,7 @@ public sealed class LiveQueryCompactionTests(ITestOutputHelper output) : QuerySp
     {
         var queries = (IEventsByPersistenceIdQuery)ReadJournal;
         var probe = queries.EventsByPersistenceId("p", 0, long.MaxValue).Select(x => x.Event).RunWith(this.SinkProbe<object>(), Materializer);
-        var expected = await PersistPastACompactionAsync("p", probe);
-        foreach (var e in expected)
-        {
-            probe.Request(1).ExpectNext(e);
-        }
-
-        probe.Request(1).ExpectNoMsg(TimeSpan.FromMilliseconds(200));
+        ExpectExactly(probe, await PersistPastACompactionAsync("p", probe));
     }
 
     [Fact]
@@ -35,13 +29,7 @@ public sealed class LiveQueryCompactionTests(ITestOutputHelper output) : QuerySp
     {
         var queries = (IEventsByTagQuery)ReadJournal;
         var probe = queries.EventsByTag("green", NoOffset.Instance).Select(x => x.Event).RunWith(this.SinkProbe<object>(), Materializer);
-        var expected = await PersistPastACompactionAsync("t", probe, "green apple");
-        foreach (var e in expected)
-        {
-            probe.Request(1).ExpectNext(e);
-        }
-
-        probe.Request(1).ExpectNoMsg(TimeSpan.FromMilliseconds(200));
+        ExpectExactly(probe, await PersistPastACompactionAsync("t", probe, "green apple"));
     }
 
     [Fact]
@@ -74,6 +62,17 @@ public sealed class LiveQueryCompactionTests(ITestOutputHelper output) : QuerySp
     /// Persists <see cref="Before"/> events the probe takes, then <see cref="After"/> more than the query reads ahead,
     /// and compacts the journal, whose feed the query's tail had not read that far; returns the events still to come.
     /// </summary>
+    /// <summary>The probe's next events are <paramref name="expected"/>, in order, and then none.</summary>
+    private static void ExpectExactly(TestSubscriber.Probe<object> probe, List<string> expected)
+    {
+        foreach (var e in expected)
+        {
+            probe.Request(1).ExpectNext(e);
+        }
+
+        probe.Request(1).ExpectNoMsg(TimeSpan.FromMilliseconds(200));
+    }
+
     private async Task<List<string>> PersistPastACompactionAsync(string persistenceId, TestSubscriber.Probe<object> probe, string suffix = "")
     {
         var actor = Setup(persistenceId, 0);
