@@ -1,7 +1,7 @@
 namespace Stellar.Store.Indexes;
 
 /// <summary>
-/// Where a record's current entry of an index is: an entry in the index's skip list, or (with none) a slot of its
+/// Where a record's current entry of an index is: an entry of the index's <see cref="OrderedList{T,TLead}"/>, or (with none) a slot of its
 /// <see cref="SortedRun{TIndexKey,TKey,TValue}"/>.
 /// </summary>
 /// <remarks>Thread safety: immutable.</remarks>

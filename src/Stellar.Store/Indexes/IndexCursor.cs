@@ -2,7 +2,7 @@ namespace Stellar.Store.Indexes;
 
 /// <summary>
 /// A walk over the entries of an index a reader at one version sees, in index order or in reverse: the merge of the
-/// index's <see cref="SortedRun{TIndexKey,TKey,TValue}"/> and its skip list, entry by entry.
+/// index's <see cref="SortedRun{TIndexKey,TKey,TValue}"/> and its <see cref="OrderedList{T,TLead}"/>, entry by entry.
 /// </summary>
 /// <remarks>
 /// A struct with no interface between the caller and the merge, so that a top-N of a hundred entries costs the walk
@@ -62,7 +62,7 @@ internal struct IndexCursor<TIndexKey, TKey, TValue>
             }
             else if (_entry is { } entry)
             {
-                _entry = Visible(_forward ? entry.Next : _index.Entries.Before(entry));
+                _entry = Visible(_forward ? entry.Next : entry.Previous);
                 if (entry.Node is { } newest)
                 {
                     hit = new(entry.IndexKey, entry.Key, newest);
@@ -89,7 +89,7 @@ internal struct IndexCursor<TIndexKey, TKey, TValue>
     {
         while (entry is not null && !entry.VisibleAt(_version))
         {
-            entry = _forward ? entry.Next : _index.Entries.Before(entry);
+            entry = _forward ? entry.Next : entry.Previous;
         }
 
         return entry;

@@ -6,7 +6,7 @@ namespace Stellar.Store.Indexes;
 /// What every ordered index of a collection shares: its entries, which readers walk without locks, each entry carrying
 /// the versions it is visible at, so that a reader at a snapshot's version keeps exactly the entries of that version's
 /// records; and the writer's trimming of entries no snapshot can read any more. The entries are in two sorted parts: the
-/// <see cref="Run"/> an index may be built into, and the <see cref="SkipList{T}"/> of <see cref="Entries"/> written
+/// <see cref="Run"/> an index may be built into, and the <see cref="OrderedList{T,TLead}"/> of <see cref="Entries"/> written
 /// since, which an <see cref="IndexCursor{TIndexKey,TKey,TValue}"/> merges.
 /// </summary>
 /// <remarks>
@@ -37,7 +37,7 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
         Collection = collection;
         Name = name;
         Order = new IndexEntryComparer<TIndexKey, TKey, TValue>(indexKeys, keys);
-        Entries = new SkipList<IndexEntry<TIndexKey, TKey, TValue>>(Order);
+        Entries = new OrderedList<IndexEntry<TIndexKey, TKey, TValue>, TIndexKey>(Order, static entry => entry.IndexKey, indexKeys);
     }
 
     public string Name { get; }
@@ -45,7 +45,7 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     public abstract bool Unique { get; }
 
     /// <summary>The entries made since the build (all of them for an index built without a run), in index order.</summary>
-    public SkipList<IndexEntry<TIndexKey, TKey, TValue>> Entries { get; }
+    public OrderedList<IndexEntry<TIndexKey, TKey, TValue>, TIndexKey> Entries { get; }
 
     /// <summary>The entries the index was built with, when it was built into a run; set before <see cref="BuiltAt"/>.</summary>
     public SortedRun<TIndexKey, TKey, TValue> Run => Volatile.Read(ref _run);

@@ -6,11 +6,11 @@ namespace Stellar.Store.Indexes;
 /// <summary>
 /// The entries an index was built with, sorted once into plain arrays: the <see cref="RunEntry{TIndexKey,TKey,TValue}"/>
 /// and the version the entry ended at, per slot. It never grows; the entries written after the build go to
-/// the index's skip list, and a reader merges the two (<see cref="IndexCursor{TIndexKey,TKey,TValue}"/>).
+/// the index's <see cref="OrderedList{T,TLead}"/>, and a reader merges the two (<see cref="IndexCursor{TIndexKey,TKey,TValue}"/>).
 /// </summary>
 /// <remarks>
-/// <para>Why this shape: building a skip list of a million entries allocated two objects per entry and linked them one
-/// by one, which cost an open with two indexes three times the open without them. Arrays cost four allocations in all,
+/// <para>Why this shape: building a linked list of a million entries allocated an object or two per entry and linked them
+/// one by one, which cost an open with two indexes three times the open without them. Arrays cost four allocations in all,
 /// and a search is a binary search. Every entry of a run starts at or before the version the index was built at, so a
 /// reader (never older than that version) tells whether it sees an entry from when it ended alone.</para>
 /// <para>An entry that ends stays in its slot: readers at older versions still read it. Once no reader can, the writer
@@ -74,7 +74,7 @@ internal sealed class SortedRun<TIndexKey, TKey, TValue>
 
     /// <summary>
     /// Orders slot <paramref name="slot"/> against <paramref name="entry"/> as <see cref="IndexEntryComparer{TIndexKey,TKey,TValue}"/>
-    /// orders entries; an entry of the skip list with the same index key and primary key sorts after the slot, since
+    /// orders entries; an entry of the list with the same index key and primary key sorts after the slot, since
     /// it started after the build.
     /// </summary>
     public int Compare(int slot, IndexEntry<TIndexKey, TKey, TValue> entry, IndexEntryComparer<TIndexKey, TKey, TValue> order)

@@ -1,0 +1,484 @@
+using System.Diagnostics;
+
+namespace Stellar.Store.Indexes;
+
+/// <summary>
+/// A sorted set of distinct items, changed by one writer and read by any number of threads without locks: the items
+/// are linked in order both ways (readers walk them), and a tree of pages of at most
+/// <see cref="OrderedListPage{T,TLead}.Capacity"/> items finds where an item is or goes (a B+ tree whose pages readers
+/// read optimistically, see <see cref="OrderedListPage{T,TLead}"/>).
+/// </summary>
+/// <remarks>
+/// <para>Why this shape: an index's entries must be read lock-free beside a writer that changes them on every commit.
+/// The links give readers a walk that never stops for the writer: adding links an item after its own links are set,
+/// so a reader that meets it walks on, and removing relinks its neighbours and leaves the item's own links, so a reader
+/// standing on it walks on too. The tree replaces the skip list that used to find where an item goes: its search read
+/// some thirty items scattered over the heap, each a cache miss, where a page keeps each item's leading key
+/// (<typeparamref name="TLead"/>) in one array beside it.</para>
+/// <para>Each page change keeps every item findable at every moment: a full page is copied half into a new page, the
+/// new page is put in its parent, and only then is the old page cut to its first half; a page whose last item goes is
+/// taken out of its parent before readers are told to leave it. A reader reads a child's version before it checks that
+/// the parent did not change (optimistic lock coupling), so a page it reads was where the reader found it.</para>
+/// <para>What a reader sees: every item added before its walk began and not removed before the walk passed it; it
+/// may also see items added or removed meanwhile. The index's entries carry the versions they are visible at, so that
+/// a reader keeps only what its snapshot can see.</para>
+/// <para>Thread safety: <see cref="Add"/>, <see cref="Load"/> and <see cref="Remove"/> from one thread at a time (the
+/// collection's writer); everything else from any thread.</para>
+/// </remarks>
+/// <typeparam name="T">The items, ordered by the comparer given, each its own node (<see cref="OrderedListNode{T}"/>).</typeparam>
+/// <typeparam name="TLead">
+/// The part of an item the order compares first (an index entry's index key), kept in the pages: items whose leading
+/// keys differ are ordered by them, and only a tie reads the items.
+/// </typeparam>
+internal sealed class OrderedList<T, TLead>
+    where T : OrderedListNode<T>
+{
+    private const int Capacity = OrderedListPage<T, TLead>.Capacity;
+
+    /// <summary>How full <see cref="Load"/> fills a page: room for a quarter more before the first split.</summary>
+    private const int LoadFill = Capacity * 3 / 4;
+
+    private readonly IComparer<T> _order;
+    private readonly Func<T, TLead> _lead;
+    private readonly IComparer<TLead> _leadOrder;
+
+    /// <summary>Writer only: the branches of the last descent, root first, and the child taken in each.</summary>
+    private OrderedListBranch<T, TLead>[] _path = new OrderedListBranch<T, TLead>[8];
+    private int[] _pathSlots = new int[8];
+
+    private OrderedListPage<T, TLead> _root = new OrderedListLeaf<T, TLead>();
+    private T? _first;
+    private T? _last;
+    private int _count;
+
+    /// <summary>A set ordered by <paramref name="order"/>, which orders items by <paramref name="lead"/> first, as <paramref name="leadOrder"/> does.</summary>
+    public OrderedList(IComparer<T> order, Func<T, TLead> lead, IComparer<TLead> leadOrder)
+    {
+        _order = order;
+        _lead = lead;
+        _leadOrder = leadOrder;
+    }
+
+    /// <summary>The number of items, as of the writer's last change.</summary>
+    public int Count => Volatile.Read(ref _count);
+
+    /// <summary>The first item, or null when the set is empty.</summary>
+    public T? First => Volatile.Read(ref _first);
+
+    /// <summary>The last item, or null when the set is empty.</summary>
+    public T? Last() => Volatile.Read(ref _last);
+
+    /// <summary>The first item at or after <paramref name="probe"/>, or null. The probe itself need not be in a list.</summary>
+    public T? FirstAtOrAfter(T probe)
+    {
+        var lead = _lead(probe);
+        T? found;
+        while (!TryFirstAtOrAfter(probe, lead, out found))
+        {
+        }
+
+        return found;
+    }
+
+    /// <summary>
+    /// Writer only, on an empty set that no reader reads yet: adds <paramref name="sorted"/>, distinct, in order and in
+    /// no list, in one pass (no search per item). Readers see the items once the writer publishes the set by other means.
+    /// </summary>
+    public void Load(IReadOnlyList<T> sorted)
+    {
+        Debug.Assert(_count == 0, "a load fills an empty set");
+        var count = sorted.Count;
+        for (var i = 0; i < count; i++)
+        {
+            Debug.Assert(i == 0 || _order.Compare(sorted[i - 1], sorted[i]) < 0, "loaded items are distinct and in order");
+            sorted[i].Init(i + 1 < count ? sorted[i + 1] : null, i > 0 ? sorted[i - 1] : null);
+        }
+
+        var level = new List<OrderedListPage<T, TLead>>();
+        for (var start = 0; start < count; start += LoadFill)
+        {
+            var leaf = new OrderedListLeaf<T, TLead>();
+            var filled = Math.Min(LoadFill, count - start);
+            for (var slot = 0; slot < filled; slot++)
+            {
+                leaf.Items[slot] = sorted[start + slot];
+                leaf.Leads[slot] = _lead(sorted[start + slot]);
+            }
+
+            leaf.Count = filled;
+            level.Add(leaf);
+        }
+
+        while (level.Count > 1)
+        {
+            var above = new List<OrderedListPage<T, TLead>>();
+            for (var start = 0; start < level.Count; start += LoadFill)
+            {
+                var branch = new OrderedListBranch<T, TLead>();
+                var filled = Math.Min(LoadFill, level.Count - start);
+                for (var slot = 0; slot < filled; slot++)
+                {
+                    Place(branch, slot, level[start + slot]);
+                }
+
+                branch.Count = filled;
+                above.Add(branch);
+            }
+
+            level = above;
+        }
+
+        Volatile.Write(ref _root, level.Count == 1 ? level[0] : new OrderedListLeaf<T, TLead>());
+        Volatile.Write(ref _first, count > 0 ? sorted[0] : null);
+        Volatile.Write(ref _last, count > 0 ? sorted[count - 1] : null);
+        Volatile.Write(ref _count, count);
+    }
+
+    /// <summary>Writer only: adds <paramref name="item"/>, which is in no list and equal to no item of this one, and returns it.</summary>
+    public T Add(T item)
+    {
+        var lead = _lead(item);
+        while (true)
+        {
+            var depth = Descend(item, lead, out var leaf);
+            var count = leaf.Count;
+            if (count == Capacity)
+            {
+                // Split, then search again: the item may belong to either half.
+                Split(leaf, depth);
+                continue;
+            }
+
+            var slot = LowerBound(leaf, count, item, lead);
+            Debug.Assert(slot == count || _order.Compare(leaf.Items[slot], item) != 0, "an item is added once");
+            // The item's own links, then the tree, then the links to it: every item a reader can walk to is in the
+            // tree, so a search that ends past a page's last item and follows its link lands at or after its probe.
+            var previous = slot > 0 ? leaf.Items[slot - 1] : count > 0 ? leaf.Items[0].Previous : null;
+            var next = previous is null ? _first : previous.Next;
+            item.Init(next, previous);
+            leaf.BeginWrite();
+            Array.Copy(leaf.Leads, slot, leaf.Leads, slot + 1, count - slot);
+            Array.Copy(leaf.Items, slot, leaf.Items, slot + 1, count - slot);
+            leaf.Leads[slot] = lead;
+            leaf.Items[slot] = item;
+            leaf.Count = count + 1;
+            leaf.EndWrite();
+            Link(item, previous, next);
+            Volatile.Write(ref _count, _count + 1);
+            return item;
+        }
+    }
+
+    /// <summary>Writer only: removes <paramref name="item"/>, which <see cref="Add"/> or <see cref="Load"/> put in this set.</summary>
+    public void Remove(T item)
+    {
+        var lead = _lead(item);
+        var depth = Descend(item, lead, out var leaf);
+        var count = leaf.Count;
+        var slot = LowerBound(leaf, count, item, lead);
+        Debug.Assert(slot < count && ReferenceEquals(leaf.Items[slot], item), "a removed item is in the set, where its order puts it");
+
+        // The links first, so that every item a reader can walk to stays in the tree; a reader that found the item by
+        // the tree still walks on from it.
+        var previous = item.Previous;
+        var next = item.Next;
+        if (previous is null)
+        {
+            Volatile.Write(ref _first, next);
+        }
+        else
+        {
+            previous.LinkNext(next);
+        }
+
+        if (next is null)
+        {
+            Volatile.Write(ref _last, previous);
+        }
+        else
+        {
+            next.LinkPrevious(previous);
+        }
+
+        if (count == 1 && depth > 0)
+        {
+            TakeOut(leaf, depth);
+        }
+        else
+        {
+            leaf.BeginWrite();
+            Array.Copy(leaf.Leads, slot + 1, leaf.Leads, slot, count - slot - 1);
+            Array.Copy(leaf.Items, slot + 1, leaf.Items, slot, count - slot - 1);
+            leaf.Leads[count - 1] = default!;
+            leaf.Items[count - 1] = null!;
+            leaf.Count = count - 1;
+            leaf.EndWrite();
+        }
+
+        Volatile.Write(ref _count, _count - 1);
+    }
+
+    /// <summary>Puts <paramref name="child"/> at <paramref name="slot"/> of <paramref name="branch"/>, under the item it starts with.</summary>
+    private static void Place(OrderedListBranch<T, TLead> branch, int slot, OrderedListPage<T, TLead> child)
+    {
+        branch.Leads[slot] = child.Leads[0];
+        branch.Items[slot] = child.Items[0];
+        branch.Children[slot] = child;
+    }
+
+    /// <summary>Links <paramref name="item"/>, whose own links are set, between <paramref name="previous"/> and <paramref name="next"/> (null: the ends).</summary>
+    private void Link(T item, T? previous, T? next)
+    {
+        if (previous is null)
+        {
+            Volatile.Write(ref _first, item);
+        }
+        else
+        {
+            previous.LinkNext(item);
+        }
+
+        if (next is null)
+        {
+            Volatile.Write(ref _last, item);
+        }
+        else
+        {
+            next.LinkPrevious(item);
+        }
+    }
+
+    /// <summary>Any thread: one search for the first item at or after <paramref name="probe"/>; false when a change of the writer overlapped it.</summary>
+    private bool TryFirstAtOrAfter(T probe, TLead lead, out T? found)
+    {
+        found = null;
+        var page = Volatile.Read(ref _root);
+        var version = page.Stable();
+        Interlocked.MemoryBarrier();
+        if (!ReferenceEquals(page, Volatile.Read(ref _root)))
+        {
+            return false;
+        }
+
+        while (true)
+        {
+            try
+            {
+                var count = page.Count;
+                if (page.Obsolete || count == 0 && page is OrderedListBranch<T, TLead>)
+                {
+                    return false;
+                }
+
+                if (page is OrderedListBranch<T, TLead> branch)
+                {
+                    // The child's version is read while its parent still holds: a split or removal changes the parent
+                    // before the child, so a child changed since then fails its own check below.
+                    var child = branch.Children[ChildFor(branch, count, probe, lead)];
+                    if (child is null)
+                    {
+                        return false;
+                    }
+
+                    var childVersion = child.Stable();
+                    if (!page.Unchanged(version))
+                    {
+                        return false;
+                    }
+
+                    page = child;
+                    version = childVersion;
+                    continue;
+                }
+
+                var slot = LowerBound(page, count, probe, lead);
+                var at = slot < count ? page.Items[slot] : count > 0 ? page.Items[count - 1] : null;
+                if (!page.Unchanged(version))
+                {
+                    return false;
+                }
+
+                // Past the page's last item: the next item in order is the first of the pages after it.
+                found = slot < count ? at : at?.Next;
+                return true;
+            }
+            catch (Exception) when (!page.Unchanged(version))
+            {
+                // A comparer that threw on a half-changed page: the search starts again.
+                return false;
+            }
+        }
+    }
+
+    /// <summary>Writer only: the leaf where <paramref name="probe"/> is or goes, with the branches above it in <see cref="_path"/>; returns their number.</summary>
+    private int Descend(T probe, TLead lead, out OrderedListLeaf<T, TLead> leaf)
+    {
+        var page = _root;
+        var depth = 0;
+        while (page is OrderedListBranch<T, TLead> branch)
+        {
+            if (depth == _path.Length)
+            {
+                Array.Resize(ref _path, depth * 2);
+                Array.Resize(ref _pathSlots, depth * 2);
+            }
+
+            var slot = ChildFor(branch, branch.Count, probe, lead);
+            _path[depth] = branch;
+            _pathSlots[depth] = slot;
+            depth++;
+            page = branch.Children[slot];
+        }
+
+        leaf = (OrderedListLeaf<T, TLead>)page;
+        return depth;
+    }
+
+    /// <summary>
+    /// Writer only: splits the full <paramref name="page"/> (at <paramref name="depth"/> below the root, on the last
+    /// descent's path), or its parent when that is full too (the caller then descends again and splits the page).
+    /// </summary>
+    private void Split(OrderedListPage<T, TLead> page, int depth)
+    {
+        if (depth > 0 && _path[depth - 1].Count == Capacity)
+        {
+            Split(_path[depth - 1], depth - 1);
+            return;
+        }
+
+        const int Half = Capacity / 2;
+        var branch = page as OrderedListBranch<T, TLead>;
+        OrderedListPage<T, TLead> right = branch is null ? new OrderedListLeaf<T, TLead>() : new OrderedListBranch<T, TLead>();
+        Array.Copy(page.Leads, Half, right.Leads, 0, Capacity - Half);
+        Array.Copy(page.Items, Half, right.Items, 0, Capacity - Half);
+        if (branch is not null)
+        {
+            Array.Copy(branch.Children, Half, ((OrderedListBranch<T, TLead>)right).Children, 0, Capacity - Half);
+        }
+
+        right.Count = Capacity - Half;
+
+        // The new page joins the tree while the old one still holds every item: a search finds each item either way.
+        if (depth == 0)
+        {
+            var root = new OrderedListBranch<T, TLead>();
+            Place(root, 0, page);
+            Place(root, 1, right);
+            root.Count = 2;
+            Volatile.Write(ref _root, root);
+        }
+        else
+        {
+            var parent = _path[depth - 1];
+            var slot = _pathSlots[depth - 1] + 1;
+            var count = parent.Count;
+            parent.BeginWrite();
+            Array.Copy(parent.Leads, slot, parent.Leads, slot + 1, count - slot);
+            Array.Copy(parent.Items, slot, parent.Items, slot + 1, count - slot);
+            Array.Copy(parent.Children, slot, parent.Children, slot + 1, count - slot);
+            Place(parent, slot, right);
+            parent.Count = count + 1;
+            parent.EndWrite();
+        }
+
+        page.BeginWrite();
+        page.Count = Half;
+        Array.Clear(page.Leads, Half, Capacity - Half);
+        Array.Clear(page.Items, Half, Capacity - Half);
+        if (branch is not null)
+        {
+            Array.Clear(branch.Children, Half, Capacity - Half);
+        }
+
+        page.EndWrite();
+    }
+
+    /// <summary>Writer only: takes the page at <paramref name="depth"/> on the last descent's path out of the tree, with any branch it leaves empty.</summary>
+    private void TakeOut(OrderedListPage<T, TLead> page, int depth)
+    {
+        var parent = _path[depth - 1];
+        var count = parent.Count;
+        if (count == 1)
+        {
+            if (depth == 1)
+            {
+                Volatile.Write(ref _root, new OrderedListLeaf<T, TLead>());
+                parent.Retire();
+            }
+            else
+            {
+                TakeOut(parent, depth - 1);
+            }
+        }
+        else
+        {
+            var slot = _pathSlots[depth - 1];
+            parent.BeginWrite();
+            Array.Copy(parent.Leads, slot + 1, parent.Leads, slot, count - slot - 1);
+            Array.Copy(parent.Items, slot + 1, parent.Items, slot, count - slot - 1);
+            Array.Copy(parent.Children, slot + 1, parent.Children, slot, count - slot - 1);
+            parent.Leads[count - 1] = default!;
+            parent.Items[count - 1] = null!;
+            parent.Children[count - 1] = null!;
+            parent.Count = count - 1;
+            parent.EndWrite();
+        }
+
+        page.Retire();
+    }
+
+    /// <summary>The first slot of the first <paramref name="count"/> of <paramref name="page"/> whose item sorts at or after <paramref name="probe"/>, or <paramref name="count"/>.</summary>
+    private int LowerBound(OrderedListPage<T, TLead> page, int count, T probe, TLead lead)
+    {
+        var low = 0;
+        var high = count;
+        while (low < high)
+        {
+            var middle = low + ((high - low) >> 1);
+            if (Compare(page, middle, probe, lead) < 0)
+            {
+                low = middle + 1;
+            }
+            else
+            {
+                high = middle;
+            }
+        }
+
+        return low;
+    }
+
+    /// <summary>The child of <paramref name="branch"/> (of its first <paramref name="count"/>) whose items <paramref name="probe"/> sorts among: the last that starts at or before it.</summary>
+    private int ChildFor(OrderedListBranch<T, TLead> branch, int count, T probe, TLead lead)
+    {
+        var low = 1;
+        var high = count;
+        while (low < high)
+        {
+            var middle = low + ((high - low) >> 1);
+            if (Compare(branch, middle, probe, lead) <= 0)
+            {
+                low = middle + 1;
+            }
+            else
+            {
+                high = middle;
+            }
+        }
+
+        return low - 1;
+    }
+
+    /// <summary>Orders the item at <paramref name="slot"/> of <paramref name="page"/> against <paramref name="probe"/>, by the leading keys first.</summary>
+    private int Compare(OrderedListPage<T, TLead> page, int slot, T probe, TLead lead)
+    {
+        var byLead = _leadOrder.Compare(page.Leads[slot], lead);
+        if (byLead != 0)
+        {
+            return byLead;
+        }
+
+        // Null only in a page a reader read while the writer changed it; its answer is thrown away.
+        return page.Items[slot] is { } item ? _order.Compare(item, probe) : 1;
+    }
+}
