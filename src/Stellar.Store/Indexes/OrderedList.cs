@@ -163,7 +163,8 @@ internal sealed class OrderedList<T, TLead>
             leaf.Items[slot] = item;
             leaf.Count = count + 1;
             leaf.EndWrite();
-            Link(item, previous, next);
+            LinkAfter(previous, item);
+            LinkBefore(next, item);
             Volatile.Write(ref _count, _count + 1);
             return item;
         }
@@ -182,23 +183,8 @@ internal sealed class OrderedList<T, TLead>
         // the tree still walks on from it.
         var previous = item.Previous;
         var next = item.Next;
-        if (previous is null)
-        {
-            Volatile.Write(ref _first, next);
-        }
-        else
-        {
-            previous.LinkNext(next);
-        }
-
-        if (next is null)
-        {
-            Volatile.Write(ref _last, previous);
-        }
-        else
-        {
-            next.LinkPrevious(previous);
-        }
+        LinkAfter(previous, next);
+        LinkBefore(next, previous);
 
         if (count == 1 && depth > 0)
         {
@@ -226,8 +212,8 @@ internal sealed class OrderedList<T, TLead>
         branch.Children[slot] = child;
     }
 
-    /// <summary>Links <paramref name="item"/>, whose own links are set, between <paramref name="previous"/> and <paramref name="next"/> (null: the ends).</summary>
-    private void Link(T item, T? previous, T? next)
+    /// <summary>Makes <paramref name="item"/> the item after <paramref name="previous"/> (the first when null), visible to readers.</summary>
+    private void LinkAfter(T? previous, T? item)
     {
         if (previous is null)
         {
@@ -237,7 +223,11 @@ internal sealed class OrderedList<T, TLead>
         {
             previous.LinkNext(item);
         }
+    }
 
+    /// <summary>Makes <paramref name="item"/> the item before <paramref name="next"/> (the last when null), visible to readers.</summary>
+    private void LinkBefore(T? next, T? item)
+    {
         if (next is null)
         {
             Volatile.Write(ref _last, item);
