@@ -12,11 +12,11 @@ namespace Stellar.Store.Benchmarks.Indexes;
 /// a write). The time is per write across all callers (1 / throughput).
 /// </summary>
 [MemoryDiagnoser]
-[WriteJob(5)]
+[WriteJob(10)]
 [BenchmarkCategory("IndexMaintenance", Pairing.OsWrite)]
 public class IndexMaintenanceBenchmarks : StoreBenchmark
 {
-    private const int Writes = 4096;
+    private const int Writes = 32_768;
     private const int Callers = 64;
 
     private SmallRecord[] _records = [];
