@@ -92,7 +92,8 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     public long ExpiredAt(long version, long now)
     {
         var expired = 0L;
-        for (var entry = Entries.First; entry is not null && entry.IndexKey <= now; entry = entry.Next)
+        var entries = Entries.Ascending(null);
+        while (entries.MoveNext(out var entry) && entry.IndexKey <= now)
         {
             if (entry.VisibleAt(version))
             {
@@ -106,7 +107,8 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     /// <summary>Any thread: when the first record stored now expires (UTC ticks), or null when none does.</summary>
     public long? Earliest()
     {
-        for (var entry = Entries.First; entry is not null; entry = entry.Next)
+        var entries = Entries.Ascending(null);
+        while (entries.MoveNext(out var entry))
         {
             if (entry.Until == long.MaxValue)
             {
@@ -121,7 +123,8 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     public List<(TKey Key, VersionNode<TValue> Node)> Due(long now)
     {
         var due = new List<(TKey, VersionNode<TValue>)>();
-        for (var entry = Entries.First; entry is not null && entry.IndexKey <= now; entry = entry.Next)
+        var entries = Entries.Ascending(null);
+        while (entries.MoveNext(out var entry) && entry.IndexKey <= now)
         {
             if (entry.Until == long.MaxValue && entry.Node is { } node)
             {

@@ -17,31 +17,34 @@ internal struct IndexCursor<TIndexKey, TKey, TValue>
     private readonly long _version;
     private readonly bool _forward;
     private int _slot;
+
+    /// <summary>The walk of the index's list; <see cref="_entry"/> is the next entry of it the reader sees, or null.</summary>
+    private OrderedListCursor<IndexEntry<TIndexKey, TKey, TValue>, TIndexKey> _list;
     private IndexEntry<TIndexKey, TKey, TValue>? _entry;
 
     /// <summary>A cursor at the first entry from <paramref name="start"/> on (from the first of all when null), going up.</summary>
     public static IndexCursor<TIndexKey, TKey, TValue> Ascending(OrderedIndex<TIndexKey, TKey, TValue> index, IndexEntry<TIndexKey, TKey, TValue>? start, long version)
     {
         var run = index.Run;
-        var list = index.Entries;
-        return new(index, run, version, forward: true, run.NextVisible(start is null ? 0 : run.LowerBound(start, index.Order), version), start is null ? list.First : list.FirstAtOrAfter(start));
+        return new(index, run, version, forward: true, run.NextVisible(start is null ? 0 : run.LowerBound(start, index.Order), version), index.Entries.Ascending(start));
     }
 
     /// <summary>A cursor at the last entry, going down.</summary>
     public static IndexCursor<TIndexKey, TKey, TValue> Descending(OrderedIndex<TIndexKey, TKey, TValue> index, long version)
     {
         var run = index.Run;
-        return new(index, run, version, forward: false, run.PreviousVisible(run.Count - 1, version), index.Entries.Last());
+        return new(index, run, version, forward: false, run.PreviousVisible(run.Count - 1, version), index.Entries.Descending(null));
     }
 
-    private IndexCursor(OrderedIndex<TIndexKey, TKey, TValue> index, SortedRun<TIndexKey, TKey, TValue> run, long version, bool forward, int slot, IndexEntry<TIndexKey, TKey, TValue>? entry)
+    private IndexCursor(OrderedIndex<TIndexKey, TKey, TValue> index, SortedRun<TIndexKey, TKey, TValue> run, long version, bool forward, int slot, OrderedListCursor<IndexEntry<TIndexKey, TKey, TValue>, TIndexKey> list)
     {
         _index = index;
         _run = run;
         _version = version;
         _forward = forward;
         _slot = slot;
-        _entry = Visible(entry);
+        _list = list;
+        _entry = NextVisible();
     }
 
     /// <summary>The next entry the reader sees, or false at the end.</summary>
@@ -62,7 +65,7 @@ internal struct IndexCursor<TIndexKey, TKey, TValue>
             }
             else if (_entry is { } entry)
             {
-                _entry = Visible(_forward ? entry.Next : entry.Previous);
+                _entry = NextVisible();
                 if (entry.Node is { } newest)
                 {
                     hit = new(entry.IndexKey, entry.Key, newest);
@@ -84,14 +87,17 @@ internal struct IndexCursor<TIndexKey, TKey, TValue>
         return _forward ? order < 0 : order > 0;
     }
 
-    /// <summary>The first entry from <paramref name="entry"/> on, in the walk's direction, that the reader sees.</summary>
-    private readonly IndexEntry<TIndexKey, TKey, TValue>? Visible(IndexEntry<TIndexKey, TKey, TValue>? entry)
+    /// <summary>The next entry of the list's walk that the reader sees, or null at its end.</summary>
+    private IndexEntry<TIndexKey, TKey, TValue>? NextVisible()
     {
-        while (entry is not null && !entry.VisibleAt(_version))
+        while (_list.MoveNext(out var entry))
         {
-            entry = _forward ? entry.Next : entry.Previous;
+            if (entry.VisibleAt(_version))
+            {
+                return entry;
+            }
         }
 
-        return entry;
+        return null;
     }
 }

@@ -15,7 +15,7 @@ namespace Stellar.Store.Indexes;
 /// <see cref="Node"/>, which the writer moves to each newer version of the record. A probe (<see cref="Bound"/> not 0)
 /// is never stored: it marks where a search starts or stops.</para>
 /// </remarks>
-internal sealed class IndexEntry<TIndexKey, TKey, TValue> : OrderedListNode<IndexEntry<TIndexKey, TKey, TValue>>
+internal sealed class IndexEntry<TIndexKey, TKey, TValue>
 {
     private long _until = long.MaxValue;
     private VersionNode<TValue>? _node;

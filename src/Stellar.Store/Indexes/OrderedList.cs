@@ -3,35 +3,35 @@ using System.Diagnostics;
 namespace Stellar.Store.Indexes;
 
 /// <summary>
-/// A sorted set of distinct items, changed by one writer and read by any number of threads without locks: the items
-/// are linked in order both ways (readers walk them), and a tree of pages of at most
-/// <see cref="OrderedListPage{T,TLead}.Capacity"/> items finds where an item is or goes (a B+ tree whose pages readers
-/// read optimistically, see <see cref="OrderedListPage{T,TLead}"/>).
+/// A sorted set of distinct items, changed by one writer and read by any number of threads without locks: a B+ tree of
+/// pages of at most <see cref="OrderedListPage{T,TLead}.Capacity"/> items, whose leaves are linked both ways and which
+/// readers read optimistically (see <see cref="OrderedListPage{T,TLead}"/>).
 /// </summary>
 /// <remarks>
 /// <para>Why this shape: an index's entries must be read lock-free beside a writer that changes them on every commit.
-/// The links give readers a walk that never stops for the writer: adding links an item after its own links are set,
-/// so a reader that meets it walks on, and removing relinks its neighbours and leaves the item's own links, so a reader
-/// standing on it walks on too. The tree replaces the skip list that used to find where an item goes: its search read
-/// some thirty items scattered over the heap, each a cache miss, where a page keeps each item's leading key
-/// (<typeparamref name="TLead"/>) in one array beside it.</para>
+/// A skip list did that by relinking a few nodes per change, but its search read some thirty items scattered over the
+/// heap, each a cache miss, and every item it added was linked from older items, which made the collector scan them at
+/// every young collection. A page keeps each item's leading key (<typeparamref name="TLead"/>) in one array beside
+/// it, the pages near the root stay in the cache, and an item is referred to by its page alone.</para>
 /// <para>Each page change keeps every item findable at every moment: a full page is copied half into a new page, the
-/// new page is put in its parent, and only then is the old page cut to its first half; a page whose last item goes is
-/// taken out of its parent before readers are told to leave it. A reader reads a child's version before it checks that
-/// the parent did not change (optimistic lock coupling), so a page it reads was where the reader found it.</para>
+/// new page is put in its parent (and linked to its neighbours) before the old page is cut to its first half; a leaf
+/// whose last item goes is taken out of its parent and unlinked before readers are told to leave it. A reader reads a
+/// child's version before it checks that the parent did not change (optimistic lock coupling), and a walk
+/// (<see cref="OrderedListCursor{T,TLead}"/>) checks each leaf it copied, finding its place again after the last item
+/// it gave when a check fails.</para>
 /// <para>What a reader sees: every item added before its walk began and not removed before the walk passed it; it
 /// may also see items added or removed meanwhile. The index's entries carry the versions they are visible at, so that
 /// a reader keeps only what its snapshot can see.</para>
 /// <para>Thread safety: <see cref="Add"/>, <see cref="Load"/> and <see cref="Remove"/> from one thread at a time (the
 /// collection's writer); everything else from any thread.</para>
 /// </remarks>
-/// <typeparam name="T">The items, ordered by the comparer given, each its own node (<see cref="OrderedListNode{T}"/>).</typeparam>
+/// <typeparam name="T">The items, ordered by the comparer given.</typeparam>
 /// <typeparam name="TLead">
 /// The part of an item the order compares first (an index entry's index key), kept in the pages: items whose leading
 /// keys differ are ordered by them, and only a tie reads the items.
 /// </typeparam>
 internal sealed class OrderedList<T, TLead>
-    where T : OrderedListNode<T>
+    where T : class
 {
     private const int Capacity = OrderedListPage<T, TLead>.Capacity;
 
@@ -47,8 +47,6 @@ internal sealed class OrderedList<T, TLead>
     private int[] _pathSlots = new int[8];
 
     private OrderedListPage<T, TLead> _root = new OrderedListLeaf<T, TLead>();
-    private T? _first;
-    private T? _last;
     private int _count;
 
     /// <summary>A set ordered by <paramref name="order"/>, which orders items by <paramref name="lead"/> first, as <paramref name="leadOrder"/> does.</summary>
@@ -62,18 +60,25 @@ internal sealed class OrderedList<T, TLead>
     /// <summary>The number of items, as of the writer's last change.</summary>
     public int Count => Volatile.Read(ref _count);
 
-    /// <summary>The first item, or null when the set is empty.</summary>
-    public T? First => Volatile.Read(ref _first);
+    /// <summary>A walk up from the first item at or after <paramref name="from"/> (from the first of all when null).</summary>
+    public OrderedListCursor<T, TLead> Ascending(T? from) => new(this, from, forward: true);
 
-    /// <summary>The last item, or null when the set is empty.</summary>
-    public T? Last() => Volatile.Read(ref _last);
+    /// <summary>A walk down from the last item before <paramref name="before"/> (from the last of all when null).</summary>
+    public OrderedListCursor<T, TLead> Descending(T? before) => new(this, before, forward: false);
 
-    /// <summary>The first item at or after <paramref name="probe"/>, or null. The probe itself need not be in a list.</summary>
-    public T? FirstAtOrAfter(T probe)
+    /// <summary>The order of two items.</summary>
+    internal int Compare(T x, T y) => _order.Compare(x, y);
+
+    /// <summary>
+    /// Any thread: the leaf (with the version it was read at) and the slot a walk starts from: up, the first item at or
+    /// after <paramref name="from"/> (after it when <paramref name="after"/>); down, the last item before it. At an end
+    /// when <paramref name="from"/> is null. The slot may be past the leaf's items: the walk goes on to its neighbour.
+    /// </summary>
+    internal (OrderedListLeaf<T, TLead> Leaf, int Version, int Slot) Find(T? from, bool after, bool forward)
     {
-        var lead = _lead(probe);
-        T? found;
-        while (!TryFirstAtOrAfter(probe, lead, out found))
+        var lead = from is null ? default! : _lead(from);
+        (OrderedListLeaf<T, TLead>, int, int) found;
+        while (!TryFind(from, lead, after, forward, out found))
         {
         }
 
@@ -88,10 +93,9 @@ internal sealed class OrderedList<T, TLead>
     {
         Debug.Assert(_count == 0, "a load fills an empty set");
         var count = sorted.Count;
-        for (var i = 0; i < count; i++)
+        for (var i = 1; i < count; i++)
         {
-            Debug.Assert(i == 0 || _order.Compare(sorted[i - 1], sorted[i]) < 0, "loaded items are distinct and in order");
-            sorted[i].Init(i + 1 < count ? sorted[i + 1] : null, i > 0 ? sorted[i - 1] : null);
+            Debug.Assert(_order.Compare(sorted[i - 1], sorted[i]) < 0, "loaded items are distinct and in order");
         }
 
         var level = new List<OrderedListPage<T, TLead>>();
@@ -106,6 +110,13 @@ internal sealed class OrderedList<T, TLead>
             }
 
             leaf.Count = filled;
+            if (level.Count > 0)
+            {
+                var before = (OrderedListLeaf<T, TLead>)level[^1];
+                before.Next = leaf;
+                leaf.Previous = before;
+            }
+
             level.Add(leaf);
         }
 
@@ -129,8 +140,6 @@ internal sealed class OrderedList<T, TLead>
         }
 
         Volatile.Write(ref _root, level.Count == 1 ? level[0] : new OrderedListLeaf<T, TLead>());
-        Volatile.Write(ref _first, count > 0 ? sorted[0] : null);
-        Volatile.Write(ref _last, count > 0 ? sorted[count - 1] : null);
         Volatile.Write(ref _count, count);
     }
 
@@ -149,13 +158,8 @@ internal sealed class OrderedList<T, TLead>
                 continue;
             }
 
-            var slot = LowerBound(leaf, count, item, lead);
+            var slot = Bound(leaf, count, item, lead, after: false);
             Debug.Assert(slot == count || _order.Compare(leaf.Items[slot], item) != 0, "an item is added once");
-            // The item's own links, then the tree, then the links to it: every item a reader can walk to is in the
-            // tree, so a search that ends past a page's last item and follows its link lands at or after its probe.
-            var previous = slot > 0 ? leaf.Items[slot - 1] : count > 0 ? leaf.Items[0].Previous : null;
-            var next = previous is null ? _first : previous.Next;
-            item.Init(next, previous);
             leaf.BeginWrite();
             Array.Copy(leaf.Leads, slot, leaf.Leads, slot + 1, count - slot);
             Array.Copy(leaf.Items, slot, leaf.Items, slot + 1, count - slot);
@@ -163,8 +167,6 @@ internal sealed class OrderedList<T, TLead>
             leaf.Items[slot] = item;
             leaf.Count = count + 1;
             leaf.EndWrite();
-            LinkAfter(previous, item);
-            LinkBefore(next, item);
             Volatile.Write(ref _count, _count + 1);
             return item;
         }
@@ -176,19 +178,28 @@ internal sealed class OrderedList<T, TLead>
         var lead = _lead(item);
         var depth = Descend(item, lead, out var leaf);
         var count = leaf.Count;
-        var slot = LowerBound(leaf, count, item, lead);
+        var slot = Bound(leaf, count, item, lead, after: false);
         Debug.Assert(slot < count && ReferenceEquals(leaf.Items[slot], item), "a removed item is in the set, where its order puts it");
-
-        // The links first, so that every item a reader can walk to stays in the tree; a reader that found the item by
-        // the tree still walks on from it.
-        var previous = item.Previous;
-        var next = item.Next;
-        LinkAfter(previous, next);
-        LinkBefore(next, previous);
 
         if (count == 1 && depth > 0)
         {
-            TakeOut(leaf, depth);
+            // Out of the tree, then out of the walk, then readers still in it are told to leave.
+            TakeOut(depth);
+            if (leaf.Previous is { } previous)
+            {
+                previous.BeginWrite();
+                previous.Next = leaf.Next;
+                previous.EndWrite();
+            }
+
+            if (leaf.Next is { } next)
+            {
+                next.BeginWrite();
+                next.Previous = leaf.Previous;
+                next.EndWrite();
+            }
+
+            leaf.Retire();
         }
         else
         {
@@ -212,36 +223,10 @@ internal sealed class OrderedList<T, TLead>
         branch.Children[slot] = child;
     }
 
-    /// <summary>Makes <paramref name="item"/> the item after <paramref name="previous"/> (the first when null), visible to readers.</summary>
-    private void LinkAfter(T? previous, T? item)
+    /// <summary>Any thread: one search for <see cref="Find"/>; false when a change of the writer overlapped it.</summary>
+    private bool TryFind(T? from, TLead lead, bool after, bool forward, out (OrderedListLeaf<T, TLead> Leaf, int Version, int Slot) found)
     {
-        if (previous is null)
-        {
-            Volatile.Write(ref _first, item);
-        }
-        else
-        {
-            previous.LinkNext(item);
-        }
-    }
-
-    /// <summary>Makes <paramref name="item"/> the item before <paramref name="next"/> (the last when null), visible to readers.</summary>
-    private void LinkBefore(T? next, T? item)
-    {
-        if (next is null)
-        {
-            Volatile.Write(ref _last, item);
-        }
-        else
-        {
-            next.LinkPrevious(item);
-        }
-    }
-
-    /// <summary>Any thread: one search for the first item at or after <paramref name="probe"/>; false when a change of the writer overlapped it.</summary>
-    private bool TryFirstAtOrAfter(T probe, TLead lead, out T? found)
-    {
-        found = null;
+        found = default;
         var page = Volatile.Read(ref _root);
         var version = page.Stable();
         Interlocked.MemoryBarrier();
@@ -255,16 +240,21 @@ internal sealed class OrderedList<T, TLead>
             try
             {
                 var count = page.Count;
-                if (page.Obsolete || count == 0 && page is OrderedListBranch<T, TLead>)
+                if (page.Obsolete)
                 {
                     return false;
                 }
 
                 if (page is OrderedListBranch<T, TLead> branch)
                 {
+                    if (count == 0)
+                    {
+                        return false;
+                    }
+
                     // The child's version is read while its parent still holds: a split or removal changes the parent
-                    // before the child, so a child changed since then fails its own check below.
-                    var child = branch.Children[ChildFor(branch, count, probe, lead)];
+                    // before the child, so a child changed since then fails its own check.
+                    var child = branch.Children[from is null ? (forward ? 0 : count - 1) : ChildFor(branch, count, from, lead)];
                     if (child is null)
                     {
                         return false;
@@ -281,15 +271,15 @@ internal sealed class OrderedList<T, TLead>
                     continue;
                 }
 
-                var slot = LowerBound(page, count, probe, lead);
-                var at = slot < count ? page.Items[slot] : count > 0 ? page.Items[count - 1] : null;
+                var slot = from is null ? (forward ? 0 : count - 1)
+                    : forward ? Bound(page, count, from, lead, after)
+                    : Bound(page, count, from, lead, after: false) - 1;
                 if (!page.Unchanged(version))
                 {
                     return false;
                 }
 
-                // Past the page's last item: the next item in order is the first of the pages after it.
-                found = slot < count ? at : at?.Next;
+                found = ((OrderedListLeaf<T, TLead>)page, version, slot);
                 return true;
             }
             catch (Exception) when (!page.Unchanged(version))
@@ -348,6 +338,14 @@ internal sealed class OrderedList<T, TLead>
 
         right.Count = Capacity - Half;
 
+        var leaf = page as OrderedListLeaf<T, TLead>;
+        if (leaf is not null)
+        {
+            var newLeaf = (OrderedListLeaf<T, TLead>)right;
+            newLeaf.Previous = leaf;
+            newLeaf.Next = leaf.Next;
+        }
+
         // The new page joins the tree while the old one still holds every item: a search finds each item either way.
         if (depth == 0)
         {
@@ -371,8 +369,21 @@ internal sealed class OrderedList<T, TLead>
             parent.EndWrite();
         }
 
+        // A walk down from the leaf after reaches the new leaf, whose items the old one still holds, before the cut.
+        if (leaf?.Next is { } after)
+        {
+            after.BeginWrite();
+            after.Previous = (OrderedListLeaf<T, TLead>)right;
+            after.EndWrite();
+        }
+
         page.BeginWrite();
         page.Count = Half;
+        if (leaf is not null)
+        {
+            leaf.Next = (OrderedListLeaf<T, TLead>)right;
+        }
+
         Array.Clear(page.Leads, Half, Capacity - Half);
         Array.Clear(page.Items, Half, Capacity - Half);
         if (branch is not null)
@@ -383,8 +394,11 @@ internal sealed class OrderedList<T, TLead>
         page.EndWrite();
     }
 
-    /// <summary>Writer only: takes the page at <paramref name="depth"/> on the last descent's path out of the tree, with any branch it leaves empty.</summary>
-    private void TakeOut(OrderedListPage<T, TLead> page, int depth)
+    /// <summary>
+    /// Writer only: takes the page at <paramref name="depth"/> on the last descent's path out of its parent, with any
+    /// branch that leaves empty (which readers are told to leave); the page itself is the caller's to retire.
+    /// </summary>
+    private void TakeOut(int depth)
     {
         var parent = _path[depth - 1];
         var count = parent.Count;
@@ -393,39 +407,41 @@ internal sealed class OrderedList<T, TLead>
             if (depth == 1)
             {
                 Volatile.Write(ref _root, new OrderedListLeaf<T, TLead>());
-                parent.Retire();
             }
             else
             {
-                TakeOut(parent, depth - 1);
+                TakeOut(depth - 1);
             }
-        }
-        else
-        {
-            var slot = _pathSlots[depth - 1];
-            parent.BeginWrite();
-            Array.Copy(parent.Leads, slot + 1, parent.Leads, slot, count - slot - 1);
-            Array.Copy(parent.Items, slot + 1, parent.Items, slot, count - slot - 1);
-            Array.Copy(parent.Children, slot + 1, parent.Children, slot, count - slot - 1);
-            parent.Leads[count - 1] = default!;
-            parent.Items[count - 1] = null!;
-            parent.Children[count - 1] = null!;
-            parent.Count = count - 1;
-            parent.EndWrite();
+
+            parent.Retire();
+            return;
         }
 
-        page.Retire();
+        var slot = _pathSlots[depth - 1];
+        parent.BeginWrite();
+        Array.Copy(parent.Leads, slot + 1, parent.Leads, slot, count - slot - 1);
+        Array.Copy(parent.Items, slot + 1, parent.Items, slot, count - slot - 1);
+        Array.Copy(parent.Children, slot + 1, parent.Children, slot, count - slot - 1);
+        parent.Leads[count - 1] = default!;
+        parent.Items[count - 1] = null!;
+        parent.Children[count - 1] = null!;
+        parent.Count = count - 1;
+        parent.EndWrite();
     }
 
-    /// <summary>The first slot of the first <paramref name="count"/> of <paramref name="page"/> whose item sorts at or after <paramref name="probe"/>, or <paramref name="count"/>.</summary>
-    private int LowerBound(OrderedListPage<T, TLead> page, int count, T probe, TLead lead)
+    /// <summary>
+    /// The first slot of the first <paramref name="count"/> of <paramref name="page"/> whose item sorts at or after
+    /// <paramref name="probe"/> (after it when <paramref name="after"/>), or <paramref name="count"/>.
+    /// </summary>
+    private int Bound(OrderedListPage<T, TLead> page, int count, T probe, TLead lead, bool after)
     {
         var low = 0;
         var high = count;
         while (low < high)
         {
             var middle = low + ((high - low) >> 1);
-            if (Compare(page, middle, probe, lead) < 0)
+            var order = Compare(page, middle, probe, lead);
+            if (order < 0 || (after && order == 0))
             {
                 low = middle + 1;
             }

@@ -7,7 +7,7 @@ namespace Stellar.Store.Indexes;
 /// </summary>
 /// <remarks>Thread safety: as <see cref="OrderedListPage{T,TLead}"/>.</remarks>
 internal sealed class OrderedListBranch<T, TLead> : OrderedListPage<T, TLead>
-    where T : OrderedListNode<T>
+    where T : class
 {
     public OrderedListPage<T, TLead>[] Children { get; } = new OrderedListPage<T, TLead>[Capacity];
 }

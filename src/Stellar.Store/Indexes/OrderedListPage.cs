@@ -16,7 +16,7 @@ namespace Stellar.Store.Indexes;
 /// version held.</para>
 /// </remarks>
 internal abstract class OrderedListPage<T, TLead>
-    where T : OrderedListNode<T>
+    where T : class
 {
     /// <summary>The items a page holds at most.</summary>
     public const int Capacity = 64;

@@ -116,9 +116,8 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
             }
         }
 
-        for (var node = Entries.FirstAtOrAfter(IndexEntry<TIndexKey, TKey, TValue>.Before(indexKey));
-             node is not null && Order.IndexKeys.Compare(node.IndexKey, indexKey) == 0;
-             node = node.Next)
+        var entries = Entries.Ascending(IndexEntry<TIndexKey, TKey, TValue>.Before(indexKey));
+        while (entries.MoveNext(out var node) && Order.IndexKeys.Compare(node.IndexKey, indexKey) == 0)
         {
             if (node.Until == long.MaxValue && !Same(node.Key, key) && Has(node.Key, indexKey))
             {

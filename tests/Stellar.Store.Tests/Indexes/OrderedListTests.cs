@@ -39,21 +39,23 @@ public sealed class OrderedListTests
 
             Assert.Equal(model.Count, list.Count);
             var probe = random.Next(-10, 12_010);
-            Assert.Equal(model.GetViewBetween(probe, int.MaxValue).Cast<int?>().FirstOrDefault(), list.FirstAtOrAfter(new Item(probe))?.Value);
-            Assert.Equal(model.GetViewBetween(int.MinValue, probe - 1).Cast<int?>().LastOrDefault(), list.FirstAtOrAfter(new Item(probe)) is { } at ? at.Previous?.Value : list.Last()?.Value);
-            Assert.Equal(model.Count == 0 ? null : model.Min, list.First?.Value);
-            Assert.Equal(model.Count == 0 ? null : model.Max, list.Last()?.Value);
+            Assert.Equal(model.GetViewBetween(probe, int.MaxValue).Cast<int?>().FirstOrDefault(), First(list.Ascending(new Item(probe))));
+            Assert.Equal(model.GetViewBetween(int.MinValue, probe - 1).Cast<int?>().LastOrDefault(), First(list.Descending(new Item(probe))));
+            Assert.Equal(model.Count == 0 ? null : model.Min, First(list.Ascending(null)));
+            Assert.Equal(model.Count == 0 ? null : model.Max, First(list.Descending(null)));
             if (step % 5_000 == 0)
             {
-                Assert.Equal(model, Walk(list.First));
-                Assert.Equal(model.Reverse(), WalkDown(list.Last()));
+                Assert.Equal(model, Walk(list));
+                Assert.Equal(model.Reverse(), WalkDown(list));
+                Assert.Equal(model.GetViewBetween(probe, int.MaxValue), Walk(list.Ascending(new Item(probe))));
+                Assert.Equal(model.GetViewBetween(int.MinValue, probe - 1).Reverse(), Walk(list.Descending(new Item(probe))));
             }
         }
 
         Assert.Empty(model);
-        Assert.Null(list.First);
-        Assert.Null(list.Last());
-        Assert.Null(list.FirstAtOrAfter(new Item(0)));
+        Assert.Empty(Walk(list));
+        Assert.Empty(WalkDown(list));
+        Assert.Null(First(list.Ascending(new Item(0))));
 
         // Filled again after it emptied.
         foreach (var item in new[] { 5, 3, 9 })
@@ -61,8 +63,8 @@ public sealed class OrderedListTests
             list.Add(new Item(item));
         }
 
-        Assert.Equal([3, 5, 9], Walk(list.First));
-        Assert.Equal(5, list.FirstAtOrAfter(new Item(4))?.Value);
+        Assert.Equal([3, 5, 9], Walk(list));
+        Assert.Equal(5, First(list.Ascending(new Item(4))));
     }
 
     [Theory]
@@ -74,8 +76,8 @@ public sealed class OrderedListTests
         var loaded = NewList(lead);
         var loadedNodes = model.Select(x => new Item(x)).ToList();
         loaded.Load(loadedNodes);
-        Assert.Equal(model, Walk(loaded.First));
-        Assert.Equal(model.Reverse(), WalkDown(loaded.Last()));
+        Assert.Equal(model, Walk(loaded));
+        Assert.Equal(model.Reverse(), WalkDown(loaded));
         foreach (var node in loadedNodes.Where((_, i) => i % 3 == 0))
         {
             loaded.Remove(node);
@@ -91,21 +93,21 @@ public sealed class OrderedListTests
             }
         }
 
-        Assert.Equal(model, Walk(loaded.First));
-        Assert.Equal(model.Reverse(), WalkDown(loaded.Last()));
+        Assert.Equal(model, Walk(loaded));
+        Assert.Equal(model.Reverse(), WalkDown(loaded));
         Assert.Equal(model.Count, loaded.Count);
         for (var i = 0; i < 2_000; i++)
         {
             var probe = random.Next(-2_000, 1_002_000);
-            Assert.Equal(model.GetViewBetween(probe, int.MaxValue).Cast<int?>().FirstOrDefault(), loaded.FirstAtOrAfter(new Item(probe))?.Value);
+            Assert.Equal(model.GetViewBetween(probe, int.MaxValue).Cast<int?>().FirstOrDefault(), First(loaded.Ascending(new Item(probe))));
         }
 
         var empty = NewList(lead);
         empty.Load([]);
-        Assert.Null(empty.First);
-        Assert.Null(empty.FirstAtOrAfter(new Item(1)));
+        Assert.Empty(Walk(empty));
+        Assert.Null(First(empty.Ascending(new Item(1))));
         empty.Add(new Item(1));
-        Assert.Equal([1], Walk(empty.First));
+        Assert.Equal([1], Walk(empty));
     }
 
     [Theory]
@@ -138,14 +140,14 @@ public sealed class OrderedListTests
             var random = new Random(reader);
             for (var round = 0; round < 100; round++)
             {
-                var seen = Walk(list.First);
+                var seen = Walk(list);
                 for (var i = 1; i < seen.Count; i++)
                 {
                     Assert.True(seen[i - 1] < seen[i], $"the walk went from {seen[i - 1]} to {seen[i]}");
                 }
 
                 Assert.Equal(stay, seen.Where(x => x % 50 == 0));
-                var down = WalkDown(list.Last());
+                var down = WalkDown(list);
                 for (var i = 1; i < down.Count; i++)
                 {
                     Assert.True(down[i - 1] > down[i], $"the walk down went from {down[i - 1]} to {down[i]}");
@@ -157,9 +159,13 @@ public sealed class OrderedListTests
                 for (var search = 0; search < 1_000; search++)
                 {
                     var probe = random.Next(-5, 19_951);
-                    var found = list.FirstAtOrAfter(new Item(probe))?.Value;
+                    var found = First(list.Ascending(new Item(probe)));
                     var staying = (probe + 49) / 50 * 50;
                     Assert.True(found is { } value && value >= probe && value <= staying, $"the search for {probe} found {found?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "nothing"}");
+                    var top = random.Next(0, 20_000);
+                    var below = First(list.Descending(new Item(top + 1)));
+                    var stayingBelow = Math.Min(top / 50 * 50, stay[^1]);
+                    Assert.True(below is { } under && under <= top && under >= stayingBelow, $"the search down from {top} found {below?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "nothing"}");
                 }
             }
         })).ToArray();
@@ -177,30 +183,25 @@ public sealed class OrderedListTests
 
     private static OrderedList<Item, int> NewList(int lead) => new(Item.Order, item => Math.DivRem(item.Value, lead, out var rest) - (rest < 0 ? 1 : 0), Comparer<int>.Default);
 
-    private static List<int> WalkDown(Item? node)
+    private static List<int> Walk(OrderedList<Item, int> list) => Walk(list.Ascending(null));
+
+    private static List<int> WalkDown(OrderedList<Item, int> list) => Walk(list.Descending(null));
+
+    private static List<int> Walk(OrderedListCursor<Item, int> cursor)
     {
         var items = new List<int>();
-        for (; node is not null; node = node.Previous)
+        while (cursor.MoveNext(out var item))
         {
-            items.Add(node.Value);
+            items.Add(item.Value);
         }
 
         return items;
     }
 
-    private static List<int> Walk(Item? node)
-    {
-        var items = new List<int>();
-        for (; node is not null; node = node.Next)
-        {
-            items.Add(node.Value);
-        }
-
-        return items;
-    }
+    private static int? First(OrderedListCursor<Item, int> cursor) => cursor.MoveNext(out var item) ? item.Value : null;
 
     /// <summary>An item of the list under test: a number, its own node.</summary>
-    private sealed class Item : OrderedListNode<Item>
+    private sealed class Item
     {
         public static readonly IComparer<Item> Order = Comparer<Item>.Create((x, y) => x.Value.CompareTo(y.Value));
 
