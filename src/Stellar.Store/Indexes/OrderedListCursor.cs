@@ -39,6 +39,10 @@ internal struct OrderedListCursor<T, TLead>
         _forward = forward;
         _from = from;
         _after = false;
+
+        // An empty list needs no search (the count is written after every change, before the version that made it is
+        // published, so a reader of that version sees it).
+        _ended = list.Count == 0;
     }
 
     /// <summary>The next item of the walk, or false at its end.</summary>
