@@ -2,8 +2,8 @@ namespace Stellar.Store.Indexes;
 
 /// <summary>
 /// A walk over an <see cref="OrderedList{T,TLead}"/> in order or in reverse, without locks beside its writer: leaf by
-/// leaf, each leaf's items copied and then checked against the leaf's version, and the walk found again after the last
-/// item it gave whenever a check fails.
+/// leaf, a few of a leaf's items at a time copied and then checked against the leaf's version, and the walk found
+/// again after the last item it gave whenever a check fails.
 /// </summary>
 /// <remarks>
 /// <para>What it gives: every item that was in the list when the walk began and stayed until the walk passed its
@@ -95,19 +95,39 @@ internal struct OrderedListCursor<T, TLead>
         var leaf = _leaf;
         var count = leaf.Count;
         var filled = 0;
+        int slot;
+        bool more;
         if (_forward)
         {
-            for (var slot = _slot; slot < count; slot++)
+            for (slot = _slot; slot < count && filled < OrderedListBuffer<T>.Length; slot++)
             {
                 _buffer[filled++] = leaf.Items[slot];
             }
+
+            more = slot < count;
         }
         else
         {
-            for (var slot = Math.Min(_slot, count - 1); slot >= 0; slot--)
+            for (slot = Math.Min(_slot, count - 1); slot >= 0 && filled < OrderedListBuffer<T>.Length; slot--)
             {
                 _buffer[filled++] = leaf.Items[slot];
             }
+
+            more = slot >= 0;
+        }
+
+        if (more)
+        {
+            // The rest of the leaf next time, at the same version.
+            if (leaf.Obsolete || !leaf.Unchanged(_version))
+            {
+                _leaf = null;
+                return;
+            }
+
+            _filled = filled;
+            _slot = slot;
+            return;
         }
 
         var beyond = _forward ? leaf.Next : leaf.Previous;
