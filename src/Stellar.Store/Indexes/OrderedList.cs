@@ -93,11 +93,6 @@ internal sealed class OrderedList<T, TLead>
     {
         Debug.Assert(_count == 0, "a load fills an empty set");
         var count = sorted.Count;
-        for (var i = 1; i < count; i++)
-        {
-            Debug.Assert(_order.Compare(sorted[i - 1], sorted[i]) < 0, "loaded items are distinct and in order");
-        }
-
         var level = new List<OrderedListPage<T, TLead>>();
         for (var start = 0; start < count; start += LoadFill)
         {
@@ -105,6 +100,7 @@ internal sealed class OrderedList<T, TLead>
             var filled = Math.Min(LoadFill, count - start);
             for (var slot = 0; slot < filled; slot++)
             {
+                Debug.Assert(start + slot == 0 || _order.Compare(sorted[start + slot - 1], sorted[start + slot]) < 0, "loaded items are distinct and in order");
                 leaf.Items[slot] = sorted[start + slot];
                 leaf.Leads[slot] = _lead(sorted[start + slot]);
             }
