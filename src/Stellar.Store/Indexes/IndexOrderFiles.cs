@@ -8,10 +8,11 @@ using Stellar.Store.Storage;
 namespace Stellar.Store.Indexes;
 
 /// <summary>
-/// The order of each one-key index of a collection at the last clean close: the records' primary keys in index order,
-/// one file per index. A build that finds its index's file checks it against the records and, when it agrees, takes the
-/// order from it instead of sorting; the open of a store with indexes then costs a pass over the records per index,
-/// not a sort.
+/// The order of each one-key index of a collection at the last clean close, for the indexes whose keys are not numbers
+/// (a number key sorts by its bits, <see cref="RadixKey{T}"/>, faster than its order is checked): the records' primary
+/// keys in index order, one file per index. A build that finds its index's file checks it against the records and, when
+/// it agrees, takes the order from it instead of sorting; the open of a store with such indexes then costs a pass over
+/// the records per index, not a sort.
 /// </summary>
 /// <remarks>
 /// <para>Why this is safe: a file is a hint, never data. The build trusts it only if the index keys it computes from

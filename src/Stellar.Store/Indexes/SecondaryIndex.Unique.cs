@@ -90,7 +90,12 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
             return staged;
         }
 
-        return _current.TryGetValue(key, out var place) ? (true, place.IndexKey(Run)) : (false, default!);
+        if (_listed.TryGetValue(key, out var listed))
+        {
+            return (true, listed.IndexKey);
+        }
+
+        return LiveSlot(key) is var slot and >= 0 ? (true, Run.IndexKeyAt(slot)) : (false, default!);
     }
 
     /// <summary>
@@ -131,7 +136,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
     /// <summary>Whether record <paramref name="key"/> has <paramref name="indexKey"/> once the staged group commits.</summary>
     private bool Has(TKey key, TIndexKey indexKey) => KeyOf(key) is (true, var held) && Order.IndexKeys.Compare(held, indexKey) == 0;
 
-    private bool Same(TKey a, TKey b) => _current.Comparer.Equals(a, b);
+    private bool Same(TKey a, TKey b) => _listed.Comparer.Equals(a, b);
 
     /// <summary>
     /// The first index key that two of <paramref name="sorted"/> share, as the exception a build fails with. A record

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Stellar.Store.Snapshots;
 
@@ -16,8 +17,13 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
     /// <summary>Where the index keeps its order between a clean close and the next build; null: nowhere.</summary>
     private readonly IndexOrderFiles? _orders;
 
-    /// <summary>Writer only: where each record's current entry is.</summary>
-    private readonly Dictionary<TKey, EntryPlace<TIndexKey, TKey, TValue>> _current;
+    /// <summary>Writer only: the current entry of each record whose entry is in the list (made since the build).</summary>
+    private readonly Dictionary<TKey, IndexEntry<TIndexKey, TKey, TValue>> _listed;
+
+    private readonly IEqualityComparer<TKey>? _keyEquality;
+
+    /// <summary>Writer only: the slot of each record's entry in the run, which is its current entry while it has not ended.</summary>
+    private RunSlots<TIndexKey, TKey, TValue> _slots;
 
     public SecondaryIndex(string collection, string name, Func<TValue, TIndexKey> selector, bool unique, IComparer<TIndexKey> indexKeys, IComparer<TKey> keys, IEqualityComparer<TKey>? keyEquality, IndexOrderFiles? orders)
         : base(collection, name, indexKeys, keys)
@@ -26,7 +32,9 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         Unique = unique;
         _stagedKeyOf = new Dictionary<TKey, (bool Alive, TIndexKey IndexKey)>(keyEquality);
         _selector = selector;
-        _current = new Dictionary<TKey, EntryPlace<TIndexKey, TKey, TValue>>(keyEquality);
+        _keyEquality = keyEquality;
+        _listed = new Dictionary<TKey, IndexEntry<TIndexKey, TKey, TValue>>(keyEquality);
+        _slots = new RunSlots<TIndexKey, TKey, TValue>([], 0, keyEquality);
     }
 
     /// <summary>Whether no two records may have the same index key (staging rejects a write that would break it).</summary>
@@ -41,8 +49,10 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         int count;
         try
         {
-            // The order kept at the last clean close, when it is still this index's order of these records; else a sort.
-            var saved = _orders?.Read<TKey>(Name, map.Published.Count) is { } order ? InOrder(order, map, read) : null;
+            // An index key that maps to a number sorts faster than the kept order is checked against the records: it
+            // keeps none. Any other takes the order kept at the last clean close, when it is still this index's order
+            // of these records; else a sort.
+            var saved = RadixKey<TIndexKey>.Supported ? null : FromSavedOrder(map, read);
             BuiltFromSavedOrder = saved is not null;
             (entries, count) = saved is not null ? (saved, saved.Length) : Sorted(map, version, read);
         }
@@ -58,20 +68,14 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
             return false;
         }
 
-        var run = new SortedRun<TIndexKey, TKey, TValue>(entries, count);
-        _current.EnsureCapacity(run.Count);
-        for (var slot = 0; slot < run.Count; slot++)
-        {
-            _current[run.KeyAt(slot)] = new(slot, null);
-        }
-
-        Install(run);
+        _slots = new RunSlots<TIndexKey, TKey, TValue>(entries, count, _keyEquality);
+        Install(new SortedRun<TIndexKey, TKey, TValue>(entries, count));
         return true;
     }
 
     public override void SaveOrder(long version, long count)
     {
-        if (_orders is not null && Failure is null && BuiltAt >= 0)
+        if (_orders is not null && !RadixKey<TIndexKey>.Supported && Failure is null && BuiltAt >= 0)
         {
             _orders.Write(Name, Ascending(null, version).Select(hit => hit.Key), count);
         }
@@ -100,60 +104,97 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
 
         if (deleted)
         {
-            if (_current.Remove(key, out var removed))
+            if (_listed.Remove(key, out var removed))
             {
                 End(removed, version);
+            }
+            else if (LiveSlot(key) is var ended and >= 0)
+            {
+                EndSlot(ended, version);
             }
 
             return;
         }
 
-        // One lookup for the record's place, whether it has an entry or not: this runs for every write.
-        ref var current = ref CollectionsMarshal.GetValueRefOrAddDefault(_current, key, out var exists);
-        if (exists)
+        // One lookup for a record whose entry is in the list, the most written records.
+        ref var listed = ref CollectionsMarshal.GetValueRefOrNullRef(_listed, key);
+        if (!Unsafe.IsNullRef(ref listed))
         {
-            if (Order.IndexKeys.Compare(current.IndexKey(Run), indexKey) == 0)
+            if (Order.IndexKeys.Compare(listed.IndexKey, indexKey) == 0)
             {
                 // Same index key: the entry stays, and leads to the new version, whose chain holds the older ones.
-                if (current.Entry is { } listed)
-                {
-                    listed.Refer(node!);
-                }
-                else
-                {
-                    Run.Refer(current.Slot, node!);
-                }
-
+                listed.Refer(node!);
                 return;
             }
 
-            End(current, version);
+            End(listed, version);
+            listed = Entries.Add(NewEntry(indexKey, key, version, node!));
+            return;
         }
 
-        current = new(0, Entries.Add(NewEntry(indexKey, key, version, node!)));
-    }
-
-    /// <summary>
-    /// The entries of the stored records in <paramref name="order"/>, when it is exactly this index's order of them: every
-    /// key names a stored record, and the index keys computed from the records rise strictly with the primary keys
-    /// breaking ties (so no record is named twice, and <see cref="IndexOrderFiles.Read{TKey}"/> checked that the count is
-    /// the number stored). Null otherwise: the file was stale, damaged, or of another key selector.
-    /// </summary>
-    private RunEntry<TIndexKey, TKey, TValue>[]? InOrder(TKey[] order, IRecordHeads<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read)
-    {
-        var entries = new RunEntry<TIndexKey, TKey, TValue>[order.Length];
-        var rising = new RunEntryOrder<TIndexKey, TKey, TValue>(Order);
-        for (var i = 0; i < order.Length; i++)
+        if (LiveSlot(key) is var slot and >= 0)
         {
-            if (map.Head(order[i]) is not { Deleted: false } head)
+            if (Order.IndexKeys.Compare(Run.IndexKeyAt(slot), indexKey) == 0)
             {
-                return null;
+                Run.Refer(slot, node!);
+                return;
             }
 
-            entries[i] = new(_selector(head.InMemory ? head.Value! : read(head)), order[i], head);
-            if (i > 0 && rising.Compare(entries[i - 1], entries[i]) >= 0)
+            EndSlot(slot, version);
+        }
+
+        _listed.Add(key, Entries.Add(NewEntry(indexKey, key, version, node!)));
+    }
+
+    /// <summary>Writer only: the slot of the run that holds record <paramref name="key"/>'s current entry, or -1.</summary>
+    private int LiveSlot(TKey key) => _slots.Find(key) is var slot and >= 0 && Run.UntilAt(slot) == long.MaxValue ? slot : -1;
+
+    /// <summary>
+    /// The entries of the stored records in the order the index's order file lists their primary keys, when it is
+    /// exactly this index's order of them: every key names a stored record, and the index keys computed from the records
+    /// rise strictly with the primary keys breaking ties (so no record is named twice, and
+    /// <see cref="IndexOrderFiles.Read{TKey}"/> checked that the count is the number stored). Null otherwise: no file,
+    /// or a stale or damaged one, or one of another key selector.
+    /// </summary>
+    /// <remarks>
+    /// The records are read in index order, which is random in memory. So they are read in batches, each in passes
+    /// that are short loops (the heads, then the values, then the index keys), so that the cache misses of a batch
+    /// overlap instead of following one another.
+    /// </remarks>
+    private RunEntry<TIndexKey, TKey, TValue>[]? FromSavedOrder(IRecordHeads<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read)
+    {
+        if (_orders?.Read<TKey>(Name, map.Published.Count) is not { } order)
+        {
+            return null;
+        }
+
+        const int Batch = 64;
+        var entries = new RunEntry<TIndexKey, TKey, TValue>[order.Length];
+        var rising = new RunEntryOrder<TIndexKey, TKey, TValue>(Order);
+        var heads = new VersionNode<TValue>?[Batch];
+        var values = new TValue[Batch];
+        for (var start = 0; start < order.Length; start += Batch)
+        {
+            var count = Math.Min(Batch, order.Length - start);
+            map.HeadsOf(order.AsSpan(start, count), heads.AsSpan(0, count));
+            for (var i = 0; i < count; i++)
             {
-                return null;
+                if (heads[i] is not { } head)
+                {
+                    return null;
+                }
+
+                values[i] = head.InMemory ? head.Value! : read(head);
+            }
+
+            for (var i = 0; i < count; i++)
+            {
+                var slot = start + i;
+                entries[slot] = new(_selector(values[i]), order[slot], heads[i]!);
+                if (slot > 0 && rising.Compare(entries[slot - 1], entries[slot]) >= 0)
+                {
+                    return null;
+                }
             }
         }
 
@@ -162,11 +203,15 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
 
     /// <summary>
     /// The entries of the stored records, sorted: one sort, instead of a search and a node per record. The array is sized
-    /// by the count of stored records, so the run takes it without a copy (it grows only if the count were short).
+    /// by the count of stored records, so the run takes it without a copy (it grows only if the count were short). An
+    /// index key that maps to a number (<see cref="RadixKey{T}"/>) is sorted by its bits, and only the records that share
+    /// one are sorted by comparisons, of their primary keys.
     /// </summary>
     private (RunEntry<TIndexKey, TKey, TValue>[] Entries, int Count) Sorted(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read)
     {
+        var radix = RadixKey<TIndexKey>.Supported;
         var entries = new RunEntry<TIndexKey, TKey, TValue>[map.Published.Count];
+        var numbers = radix ? new ulong[entries.Length] : [];
         var count = 0;
         foreach (var (key, head) in map.Heads)
         {
@@ -176,27 +221,62 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
                 if (count == entries.Length)
                 {
                     Array.Resize(ref entries, (2 * count) + 1);
+                    Array.Resize(ref numbers, radix ? entries.Length : 0);
                 }
 
-                entries[count++] = new(_selector(head.InMemory ? head.Value! : read(head)), key, head);
+                var indexKey = _selector(head.InMemory ? head.Value! : read(head));
+                if (radix)
+                {
+                    numbers[count] = RadixKey<TIndexKey>.Of(indexKey);
+                }
+
+                entries[count++] = new(indexKey, key, head);
             }
         }
 
         Debug.Assert(count == map.Published.Count, "the published count is the number of stored records");
-        entries.AsSpan(0, count).Sort(new RunEntryOrder<TIndexKey, TKey, TValue>(Order));
-        return (entries, count);
-    }
+        var order = new RunEntryOrder<TIndexKey, TKey, TValue>(Order);
+        if (!radix)
+        {
+            entries.AsSpan(0, count).Sort(order);
+            return (entries, count);
+        }
 
-    /// <summary>The entry at <paramref name="place"/> ends at <paramref name="version"/>.</summary>
-    private void End(EntryPlace<TIndexKey, TKey, TValue> place, long version)
-    {
-        if (place.Entry is { } listed)
+        (entries, numbers) = RadixSort.Sort(entries, numbers, count);
+
+        // Records that share an index key are in the order the map gave them: each group is sorted by primary key, a
+        // small one (most, for a key like a score) by insertion, without the call of a sort.
+        for (var start = 0; start < count;)
         {
-            End(listed, version);
+            var end = start + 1;
+            while (end < count && numbers[end] == numbers[start])
+            {
+                end++;
+            }
+
+            if (end - start > 8)
+            {
+                entries.AsSpan(start, end - start).Sort(order);
+            }
+            else
+            {
+                for (var i = start + 1; i < end; i++)
+                {
+                    var moving = entries[i];
+                    var at = i - 1;
+                    while (at >= start && order.Compare(entries[at], moving) > 0)
+                    {
+                        entries[at + 1] = entries[at];
+                        at--;
+                    }
+
+                    entries[at + 1] = moving;
+                }
+            }
+
+            start = end;
         }
-        else
-        {
-            EndSlot(place.Slot, version);
-        }
+
+        return (entries, count);
     }
 }

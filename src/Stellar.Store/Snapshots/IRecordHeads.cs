@@ -1,7 +1,7 @@
 namespace Stellar.Store.Snapshots;
 
 /// <summary>
-/// What an index's build reads of a collection's records: each key's newest version, and how many are stored; either
+/// What an index's build reads of a collection's records: every key's newest version, and how many are stored; either
 /// the map itself, on the writer's turn, or the map as of a pinned version (<see cref="PinnedHeads{TKey,TValue}"/>), for
 /// a build beside the writer.
 /// </summary>
@@ -11,9 +11,14 @@ internal interface IRecordHeads<TKey, TValue>
     /// <summary>The newest version of every key, deletions included or not, in no set order.</summary>
     IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> Heads { get; }
 
+    /// <summary>
+    /// The newest version of each of <paramref name="keys"/> into the same place of <paramref name="heads"/> (null when
+    /// the key is deleted or not stored). A batch, so that the lookups of many keys in random order overlap their cache
+    /// misses: every key's head first, then every head's version, each pass a short loop.
+    /// </summary>
+    void HeadsOf(ReadOnlySpan<TKey> keys, Span<VersionNode<TValue>?> heads);
+
     /// <summary>The version and the number of live keys readers see now.</summary>
     PublishedState Published { get; }
 
-    /// <summary>The newest version of <paramref name="key"/> (a deletion or null when it is not stored).</summary>
-    VersionNode<TValue>? Head(TKey key);
 }

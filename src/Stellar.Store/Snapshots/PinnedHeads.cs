@@ -21,5 +21,5 @@ internal sealed class PinnedHeads<TKey, TValue> : IRecordHeads<TKey, TValue>
 
     public PublishedState Published { get; }
 
-    public VersionNode<TValue>? Head(TKey key) => _map.TryGetAt(key, Published.Version, now: 0, out var node) ? node : null;
+    public void HeadsOf(ReadOnlySpan<TKey> keys, Span<VersionNode<TValue>?> heads) => _map.HeadsAt(keys, Published.Version, heads);
 }

@@ -174,6 +174,43 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable, IRecordHeads<TKey,
     /// <summary>The head node of <paramref name="key"/>, including unpublished ones; for the writer only.</summary>
     public VersionNode<TValue>? Head(TKey key) => _chains.Find(key);
 
+    /// <summary>Writer only: the head of each of <paramref name="keys"/> that is stored, into <paramref name="heads"/> (null for the rest).</summary>
+    public void HeadsOf(ReadOnlySpan<TKey> keys, Span<VersionNode<TValue>?> heads)
+    {
+        for (var i = 0; i < keys.Length; i++)
+        {
+            heads[i] = _chains.Find(keys[i]);
+        }
+
+        for (var i = 0; i < heads.Length; i++)
+        {
+            if (heads[i] is { Deleted: true })
+            {
+                heads[i] = null;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Any thread, at a pinned <paramref name="version"/>: the version of each of <paramref name="keys"/> then (null when
+    /// deleted or absent), into <paramref name="heads"/>; in two passes (see <see cref="IRecordHeads{TKey,TValue}.HeadsOf"/>).
+    /// </summary>
+    public void HeadsAt(ReadOnlySpan<TKey> keys, long version, Span<VersionNode<TValue>?> heads)
+    {
+        for (var i = 0; i < keys.Length; i++)
+        {
+            heads[i] = _chains.TryGetValue(keys[i], out var head) ? head : null;
+        }
+
+        for (var i = 0; i < heads.Length; i++)
+        {
+            if (heads[i] is { } head)
+            {
+                heads[i] = VisibleAt(head, version);
+            }
+        }
+    }
+
     /// <summary>
     /// Enumerates every key stored as a value at <paramref name="version"/>, which the caller has pinned, whether or
     /// not it has expired (a compaction keeps a record until a delete removes it).

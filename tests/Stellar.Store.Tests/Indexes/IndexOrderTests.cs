@@ -8,7 +8,8 @@ namespace Stellar.Store.Tests.Indexes;
 /// <summary>
 /// The order a one-key index keeps at a clean close, which the next build takes instead of sorting when it still agrees
 /// with the records: every answer is checked against the test's own model of the records, whether the build took the
-/// order or not, and a stale, changed, damaged or crafted order is never trusted.
+/// order or not, and a stale, changed, damaged or crafted order is never trusted. The indexes by name (a string) and by
+/// level and name (a tuple) keep orders; the index by gold (a number, which sorts by its bits) keeps none.
 /// </summary>
 public sealed class IndexOrderTests : IDisposable
 {
@@ -28,14 +29,16 @@ public sealed class IndexOrderTests : IDisposable
         await Fill();
         await using var store = await StellarStore.OpenAsync(_dir.Path);
         Assert.Empty(store.Recovery.IgnoredFiles);
-        var (byGold, byName) = await Declare(store);
-        Assert.True(SavedOrderUsed(byGold));
+        var (byGold, byName, byLevel) = await Declare(store);
         Assert.True(SavedOrderUsed(byName));
-        Check(byGold, byName);
+        Assert.True(SavedOrderUsed(byLevel));
+        Assert.False(SavedOrderUsed(byGold));
+        Assert.False(File.Exists(Path.Combine(_dir.Path, StoreFileNames.IndexOrder(1, "by-gold"))));
+        Check(byGold, byName, byLevel);
 
         // Kept from the run it was built into: moves, deletes and inserts after the build.
         await Churn(store);
-        Check(byGold, byName);
+        Check(byGold, byName, byLevel);
     }
 
     [Fact]
@@ -49,10 +52,10 @@ public sealed class IndexOrderTests : IDisposable
         }
 
         await using var reopened = await StellarStore.OpenAsync(_dir.Path);
-        var (byGold, byName) = await Declare(reopened);
-        Assert.False(SavedOrderUsed(byGold));
+        var (byGold, byName, byLevel) = await Declare(reopened);
         Assert.False(SavedOrderUsed(byName));
-        Check(byGold, byName);
+        Assert.False(SavedOrderUsed(byLevel));
+        Check(byGold, byName, byLevel);
     }
 
     [Fact]
@@ -70,9 +73,10 @@ public sealed class IndexOrderTests : IDisposable
         var added = NewPlayer(Records + 1);
         await players.InsertAsync(added);
         _model[added.Id] = added;
-        var (byGold, byName) = await Declare(store);
-        Assert.False(SavedOrderUsed(byGold));
-        Check(byGold, byName);
+        var (byGold, byName, byLevel) = await Declare(store);
+        Assert.False(SavedOrderUsed(byName));
+        Assert.False(SavedOrderUsed(byLevel));
+        Check(byGold, byName, byLevel);
     }
 
     [Fact]
@@ -81,10 +85,12 @@ public sealed class IndexOrderTests : IDisposable
         await Fill();
         await using var store = await StellarStore.OpenAsync(_dir.Path);
         var players = store.GetCollection<int, Player>("players", p => p.Id);
-        var byGold = players.Index("by-gold", p => -p.Gold);
-        await byGold.Ready;
-        Assert.False(SavedOrderUsed(byGold));
-        Assert.Equal(_model.Values.OrderBy(p => -p.Gold).ThenBy(p => p.Id).Select(p => p.Id), byGold.All().Select(p => p.Id));
+        var byName = players.Index("by-name", p => new string(p.Name.Reverse().ToArray()));
+        await byName.Ready;
+        Assert.False(SavedOrderUsed(byName));
+        Assert.Equal(
+            _model.Values.OrderBy(p => new string(p.Name.Reverse().ToArray()), StringComparer.Ordinal).ThenBy(p => p.Id).Select(p => p.Id),
+            byName.All().Select(p => p.Id));
     }
 
     [Theory]
@@ -98,8 +104,8 @@ public sealed class IndexOrderTests : IDisposable
     public async Task Reopen_WithADamagedOrCraftedOrder_SortsInsteadAndAnswersAsTheModel(string damage)
     {
         await Fill();
-        var file = Path.Combine(_dir.Path, StoreFileNames.IndexOrder(1, "by-gold"));
-        var ids = _model.Values.OrderBy(p => p.Gold).ThenBy(p => p.Id).Select(p => p.Id).ToArray();
+        var file = Path.Combine(_dir.Path, StoreFileNames.IndexOrder(1, "by-name"));
+        var ids = ByName().Select(p => p.Id).ToArray();
         switch (damage)
         {
             case "garbage":
@@ -110,33 +116,33 @@ public sealed class IndexOrderTests : IDisposable
                 break;
             case "swapped":
                 (ids[10], ids[2_000]) = (ids[2_000], ids[10]);
-                Craft(file, "by-gold", ids);
+                Craft(file, "by-name", ids);
                 break;
             case "duplicated":
                 ids[1] = ids[0];
-                Craft(file, "by-gold", ids);
+                Craft(file, "by-name", ids);
                 break;
             case "unknown-key":
                 ids[^1] = int.MaxValue;
-                Craft(file, "by-gold", ids);
+                Craft(file, "by-name", ids);
                 break;
             case "deleted-key":
                 ids[^1] = Deleted;
-                Craft(file, "by-gold", ids);
+                Craft(file, "by-name", ids);
                 break;
             default:
-                Craft(file, "by-name", ids);
+                Craft(file, "by-level", ids);
                 break;
         }
 
         // A file the test crafted with the true order is trusted: the crafting is right, so the cases above test the damage.
-        var control = Path.Combine(_dir.Path, StoreFileNames.IndexOrder(1, "by-name"));
-        Craft(control, "by-name", _model.Values.OrderBy(p => p.Name, StringComparer.Ordinal).ThenBy(p => p.Id).Select(p => p.Id).ToArray());
+        var control = Path.Combine(_dir.Path, StoreFileNames.IndexOrder(1, "by-level"));
+        Craft(control, "by-level", ByLevel().Select(p => p.Id).ToArray());
         await using var store = await StellarStore.OpenAsync(_dir.Path);
-        var (byGold, byName) = await Declare(store);
-        Assert.False(SavedOrderUsed(byGold));
-        Assert.True(SavedOrderUsed(byName));
-        Check(byGold, byName);
+        var (byGold, byName, byLevel) = await Declare(store);
+        Assert.False(SavedOrderUsed(byName));
+        Assert.True(SavedOrderUsed(byLevel));
+        Check(byGold, byName, byLevel);
     }
 
     [Theory]
@@ -161,8 +167,8 @@ public sealed class IndexOrderTests : IDisposable
         Assert.True(faults.FaultCount > 0);
         faults.FailReplaceAt = null;
         await using var reopened = await faults.OpenStoreAsync();
-        var (byGold, byName) = await Declare(reopened);
-        Check(byGold, byName);
+        var (byGold, byName, byLevel) = await Declare(reopened);
+        Check(byGold, byName, byLevel);
     }
 
     [Fact]
@@ -172,9 +178,9 @@ public sealed class IndexOrderTests : IDisposable
         await Fill(options);
         Assert.DoesNotContain(Directory.GetFiles(_dir.Path), f => f.EndsWith(StoreFileNames.IndexOrderExtension, StringComparison.Ordinal));
         await using var store = await StellarStore.OpenAsync(_dir.Path, options);
-        var (byGold, byName) = await Declare(store);
-        Assert.False(SavedOrderUsed(byGold));
-        Check(byGold, byName);
+        var (byGold, byName, byLevel) = await Declare(store);
+        Assert.False(SavedOrderUsed(byName));
+        Check(byGold, byName, byLevel);
     }
 
     private static bool SavedOrderUsed<TIndexKey>(CollectionIndex<TIndexKey, int, Player> index) =>
@@ -199,13 +205,14 @@ public sealed class IndexOrderTests : IDisposable
         File.WriteAllBytes(file, buffer.WrittenSpan.ToArray());
     }
 
-    private static async Task<(CollectionIndex<long, int, Player>, CollectionIndex<string, int, Player>)> Declare(StellarStore store)
+    private static async Task<(CollectionIndex<long, int, Player>, CollectionIndex<string, int, Player>, CollectionIndex<(int, string), int, Player>)> Declare(StellarStore store)
     {
         var players = store.GetCollection<int, Player>("players", p => p.Id);
         var byGold = players.Index("by-gold", p => p.Gold);
         var byName = players.Index("by-name", p => p.Name);
-        await Task.WhenAll(byGold.Ready, byName.Ready);
-        return (byGold, byName);
+        var byLevel = players.Index("by-level", p => (p.Level, p.Name));
+        await Task.WhenAll(byGold.Ready, byName.Ready, byLevel.Ready);
+        return (byGold, byName, byLevel);
     }
 
     /// <summary>A store of <see cref="Records"/> players, closed with both indexes declared, so that it keeps their orders.</summary>
@@ -248,13 +255,18 @@ public sealed class IndexOrderTests : IDisposable
 
     private Player NewPlayer(int id) => new(id, "p" + _random.Next(500), _random.Next(50), _random.Next(200));
 
-    private void Check(CollectionIndex<long, int, Player> byGold, CollectionIndex<string, int, Player> byName)
+    private IEnumerable<Player> ByName() => _model.Values.OrderBy(p => p.Name, StringComparer.Ordinal).ThenBy(p => p.Id);
+
+    private IEnumerable<Player> ByLevel() => _model.Values.OrderBy(p => (p.Level, p.Name)).ThenBy(p => p.Id);
+
+    private void Check(CollectionIndex<long, int, Player> byGold, CollectionIndex<string, int, Player> byName, CollectionIndex<(int, string), int, Player> byLevel)
     {
         var gold = _model.Values.OrderBy(p => p.Gold).ThenBy(p => p.Id).ToList();
         Assert.Equal(gold.Select(p => p.Id), byGold.All().Select(p => p.Id));
         Assert.Equal(gold.AsEnumerable().Reverse().Take(50).Select(p => p.Id), byGold.Top(50).Select(p => p.Id));
         Assert.Equal(gold.Where(p => p.Gold is >= 20 and <= 40).Select(p => p.Id), byGold.Range(20, 40).Select(p => p.Id));
-        Assert.Equal(_model.Values.OrderBy(p => p.Name, StringComparer.Ordinal).ThenBy(p => p.Id).Select(p => p.Id), byName.All().Select(p => p.Id));
+        Assert.Equal(ByName().Select(p => p.Id), byName.All().Select(p => p.Id));
+        Assert.Equal(ByLevel().Select(p => p.Id), byLevel.All().Select(p => p.Id));
         Assert.Equal(_model.Values.Where(p => p.Name.StartsWith("p1", StringComparison.Ordinal)).OrderBy(p => p.Name, StringComparer.Ordinal).ThenBy(p => p.Id).Select(p => p.Id), byName.Prefix("p1").Select(p => p.Id));
     }
 }
