@@ -209,9 +209,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
     /// </summary>
     private (RunEntry<TIndexKey, TKey, TValue>[] Entries, int Count) Sorted(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read)
     {
-        var radix = RadixKey<TIndexKey>.Supported;
         var entries = new RunEntry<TIndexKey, TKey, TValue>[map.Published.Count];
-        var numbers = radix ? new ulong[entries.Length] : [];
         var count = 0;
         foreach (var (key, head) in map.Heads)
         {
@@ -221,35 +219,29 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
                 if (count == entries.Length)
                 {
                     Array.Resize(ref entries, (2 * count) + 1);
-                    Array.Resize(ref numbers, radix ? entries.Length : 0);
                 }
 
-                var indexKey = _selector(head.InMemory ? head.Value! : read(head));
-                if (radix)
-                {
-                    numbers[count] = RadixKey<TIndexKey>.Of(indexKey);
-                }
-
-                entries[count++] = new(indexKey, key, head);
+                entries[count++] = new(_selector(head.InMemory ? head.Value! : read(head)), key, head);
             }
         }
 
         Debug.Assert(count == map.Published.Count, "the published count is the number of stored records");
         var order = new RunEntryOrder<TIndexKey, TKey, TValue>(Order);
-        if (!radix)
+        if (!RadixKey<TIndexKey>.Supported)
         {
             entries.AsSpan(0, count).Sort(order);
             return (entries, count);
         }
 
-        (entries, numbers) = RadixSort.Sort(entries, numbers, count);
+        entries = RadixSort.Sort(entries, count, default(RunEntryNumbers<TIndexKey, TKey, TValue>));
 
         // Records that share an index key are in the order the map gave them: each group is sorted by primary key, a
         // small one (most, for a key like a score) by insertion, without the call of a sort.
         for (var start = 0; start < count;)
         {
+            var number = RadixKey<TIndexKey>.Of(entries[start].IndexKey);
             var end = start + 1;
-            while (end < count && numbers[end] == numbers[start])
+            while (end < count && RadixKey<TIndexKey>.Of(entries[end].IndexKey) == number)
             {
                 end++;
             }

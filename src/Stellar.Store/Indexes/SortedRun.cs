@@ -5,7 +5,7 @@ namespace Stellar.Store.Indexes;
 
 /// <summary>
 /// The entries an index was built with, sorted once into plain arrays: the <see cref="RunEntry{TIndexKey,TKey,TValue}"/>
-/// and the version the entry ended at, per slot. It never grows; the entries written after the build go to
+/// per slot, and the version each entry ended at, per block of slots once one of them ended. It never grows; the entries written after the build go to
 /// the index's <see cref="OrderedList{T,TLead}"/>, and a reader merges the two (<see cref="IndexCursor{TIndexKey,TKey,TValue}"/>).
 /// </summary>
 /// <remarks>
@@ -27,7 +27,12 @@ internal sealed class SortedRun<TIndexKey, TKey, TValue>
     private const int BlockShift = 6;
 
     private readonly RunEntry<TIndexKey, TKey, TValue>[] _entries;
-    private readonly long[] _until;
+    /// <summary>
+    /// Per block, the version each of its slots' entries ended at (<see cref="long.MaxValue"/> while it lives), or null
+    /// while every entry of the block lives: made when the first of them ends, so that a build allocates no array of a
+    /// version per record (8 MB for a million) that stays untouched until the records are written.
+    /// </summary>
+    private readonly long[]?[] _until;
 
     /// <summary>Per block: the version its last live entry ended at, or <see cref="long.MaxValue"/> while one lives.</summary>
     private readonly long[] _blockEnd;
@@ -44,9 +49,8 @@ internal sealed class SortedRun<TIndexKey, TKey, TValue>
         Debug.Assert(entries.Length >= count, "the array holds the run");
         _entries = entries;
         Count = count;
-        _until = new long[count];
-        Array.Fill(_until, long.MaxValue);
         var blocks = (count + BlockSize - 1) >> BlockShift;
+        _until = new long[]?[blocks];
         _blockEnd = new long[blocks];
         Array.Fill(_blockEnd, long.MaxValue);
         _blockLive = new int[blocks];
@@ -70,7 +74,8 @@ internal sealed class SortedRun<TIndexKey, TKey, TValue>
     public VersionNode<TValue>? NodeAt(int slot) => Volatile.Read(ref _entries[slot].Node);
 
     /// <summary>The version the entry ended at; <see cref="long.MaxValue"/> while it lives.</summary>
-    public long UntilAt(int slot) => Volatile.Read(ref _until[slot]);
+    public long UntilAt(int slot) =>
+        Volatile.Read(ref _until[slot >> BlockShift]) is { } block ? Volatile.Read(ref block[slot & (BlockSize - 1)]) : long.MaxValue;
 
     /// <summary>
     /// Orders slot <paramref name="slot"/> against <paramref name="entry"/> as <see cref="IndexEntryComparer{TIndexKey,TKey,TValue}"/>
@@ -166,9 +171,21 @@ internal sealed class SortedRun<TIndexKey, TKey, TValue>
     /// <summary>Writer only: the entry of slot <paramref name="slot"/> ends at <paramref name="version"/>, newer than any ended before.</summary>
     public void End(int slot, long version)
     {
-        Debug.Assert(_until[slot] == long.MaxValue, "an entry ends once");
-        Volatile.Write(ref _until[slot], version);
+        Debug.Assert(UntilAt(slot) == long.MaxValue, "an entry ends once");
         var block = slot >> BlockShift;
+        if (_until[block] is { } until)
+        {
+            Volatile.Write(ref until[slot & (BlockSize - 1)], version);
+        }
+        else
+        {
+            // Filled before readers can reach it: a reader sees no array (every entry lives) or this one, whole.
+            var made = new long[BlockSize];
+            Array.Fill(made, long.MaxValue);
+            made[slot & (BlockSize - 1)] = version;
+            Volatile.Write(ref _until[block], made);
+        }
+
         if (--_blockLive[block] == 0)
         {
             // The last to end in its block, at the newest version of them all: readers from it on skip the block.
@@ -179,7 +196,7 @@ internal sealed class SortedRun<TIndexKey, TKey, TValue>
     /// <summary>Writer only: no reader can see the ended entry of slot <paramref name="slot"/> any more.</summary>
     public void Forget(int slot)
     {
-        Debug.Assert(_until[slot] != long.MaxValue, "only an ended entry is forgotten");
+        Debug.Assert(UntilAt(slot) != long.MaxValue, "only an ended entry is forgotten");
         Volatile.Write(ref _entries[slot].Node, null);
     }
 }
