@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store.Indexes;
@@ -36,13 +37,15 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     /// Load only, before the first publish: adds an entry for every record of <paramref name="map"/> that expires,
     /// in one sort (see <see cref="OrderedIndex{TIndexKey,TKey,TValue}.Build"/>).
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public override bool Build(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read, long now)
     {
         Debug.Assert(Empty, "built once, before anything was applied");
         var entries = new List<IndexEntry<long, TKey, TValue>>();
-        foreach (var (key, head) in map.Heads)
+        var records = map.Scan();
+        while (records.Next(out var key, out var head))
         {
-            if (!head.Deleted && head.Expiring)
+            if (head.Expiring)
             {
                 entries.Add(NewEntry(head.ExpiresAt, key, head.Version, head));
             }

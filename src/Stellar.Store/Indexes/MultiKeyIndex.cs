@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store.Indexes;
@@ -28,20 +29,19 @@ internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TInd
 
     public override bool Unique => false;
 
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public override bool Build(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read, long now)
     {
         var entries = new List<IndexEntry<TIndexKey, TKey, TValue>>();
         try
         {
-            foreach (var (key, head) in map.Heads)
+            var records = map.Scan();
+            while (records.Next(out var key, out var head))
             {
                 Debug.Assert(head.Version <= version, "an index is built while nothing unpublished is in the map");
-                if (!head.Deleted)
+                foreach (var indexKey in KeysOf(head.InMemory ? head.Value! : read(head)))
                 {
-                    foreach (var indexKey in KeysOf(head.InMemory ? head.Value! : read(head)))
-                    {
-                        entries.Add(NewEntry(indexKey, key, head.Version, head));
-                    }
+                    entries.Add(NewEntry(indexKey, key, head.Version, head));
                 }
             }
         }

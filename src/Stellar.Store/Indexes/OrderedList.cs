@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 
 namespace Stellar.Store.Indexes;
 
@@ -89,6 +90,7 @@ internal sealed class OrderedList<T, TLead>
     /// Writer only, on an empty set that no reader reads yet: adds <paramref name="sorted"/>, distinct, in order and in
     /// no list, in one pass (no search per item). Readers see the items once the writer publishes the set by other means.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void Load(IReadOnlyList<T> sorted)
     {
         Debug.Assert(_count == 0, "a load fills an empty set");

@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace Stellar.Store.Indexes;
 
 /// <summary>
@@ -23,6 +25,7 @@ internal static class RadixSort
     /// gives them (equal numbers in the order they came): either the array passed, sorted in place, or a new one of
     /// <paramref name="count"/> items.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static T[] Sort<T, TNumbers>(T[] items, int count, TNumbers numbers)
         where TNumbers : struct, IRadixNumbers<T>
     {

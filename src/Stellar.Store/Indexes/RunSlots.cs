@@ -1,4 +1,5 @@
 using System.Numerics;
+using System.Runtime.CompilerServices;
 
 namespace Stellar.Store.Indexes;
 
@@ -30,6 +31,7 @@ internal sealed class RunSlots<TIndexKey, TKey, TValue>
     /// The slots of the first <paramref name="count"/> of <paramref name="entries"/>, the array a run takes over (or will);
     /// it reads their primary keys, which never change. Of two entries with equal keys, <see cref="Find"/> finds the first.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public RunSlots(RunEntry<TIndexKey, TKey, TValue>[] entries, int count, IEqualityComparer<TKey>? equality)
     {
         _entries = entries;

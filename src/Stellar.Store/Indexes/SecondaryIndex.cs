@@ -161,6 +161,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
     /// that are short loops (the heads, then the values, then the index keys), so that the cache misses of a batch
     /// overlap instead of following one another.
     /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private RunEntry<TIndexKey, TKey, TValue>[]? FromSavedOrder(IRecordHeads<TKey, TValue> map, Func<VersionNode<TValue>, TValue> read)
     {
         if (_orders?.Read<TKey>(Name, map.Published.Count) is not { } order)
@@ -207,22 +208,21 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
     /// index key that maps to a number (<see cref="RadixKey{T}"/>) is sorted by its bits, and only the records that share
     /// one are sorted by comparisons, of their primary keys.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private (RunEntry<TIndexKey, TKey, TValue>[] Entries, int Count) Sorted(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read)
     {
         var entries = new RunEntry<TIndexKey, TKey, TValue>[map.Published.Count];
         var count = 0;
-        foreach (var (key, head) in map.Heads)
+        var records = map.Scan();
+        while (records.Next(out var key, out var head))
         {
             Debug.Assert(head.Version <= version, "an index is built while nothing unpublished is in the map");
-            if (!head.Deleted)
+            if (count == entries.Length)
             {
-                if (count == entries.Length)
-                {
-                    Array.Resize(ref entries, (2 * count) + 1);
-                }
-
-                entries[count++] = new(_selector(head.InMemory ? head.Value! : read(head)), key, head);
+                Array.Resize(ref entries, (2 * count) + 1);
             }
+
+            entries[count++] = new(_selector(head.InMemory ? head.Value! : read(head)), key, head);
         }
 
         Debug.Assert(count == map.Published.Count, "the published count is the number of stored records");

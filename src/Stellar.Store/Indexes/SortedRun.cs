@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store.Indexes;
@@ -44,6 +45,7 @@ internal sealed class SortedRun<TIndexKey, TKey, TValue>
     /// A run of the first <paramref name="count"/> of <paramref name="entries"/>, which the run takes over: sorted by
     /// <see cref="RunEntryOrder{TIndexKey,TKey,TValue}"/>, with no two alike.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public SortedRun(RunEntry<TIndexKey, TKey, TValue>[] entries, int count)
     {
         Debug.Assert(entries.Length >= count, "the array holds the run");

@@ -129,6 +129,13 @@ internal sealed class HeadTable<TKey, TValue> : IEnumerable<KeyValuePair<TKey, V
         return true;
     }
 
+    /// <summary>Any thread: every key stored as a value at <paramref name="version"/>, from the table published now (see <see cref="HeadScan{TKey,TValue}"/>).</summary>
+    public HeadScan<TKey, TValue> Scan(long version)
+    {
+        var table = Volatile.Read(ref _table);
+        return new HeadScan<TKey, TValue>(table.Keys, table.Nodes, version);
+    }
+
     /// <summary>Any thread: every key with a head, in no set order, from the table published when enumeration starts.</summary>
     public IEnumerator<KeyValuePair<TKey, VersionNode<TValue>>> GetEnumerator()
     {

@@ -8,8 +8,8 @@ namespace Stellar.Store.Snapshots;
 /// <remarks>Thread safety: the map's, for the collection's writer (and the builds it runs) while it applies nothing; a pinned view's, for any thread.</remarks>
 internal interface IRecordHeads<TKey, TValue>
 {
-    /// <summary>The newest version of every key, deletions included or not, in no set order.</summary>
-    IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> Heads { get; }
+    /// <summary>Every key stored as a value, with its version node, in no set order.</summary>
+    HeadScan<TKey, TValue> Scan();
 
     /// <summary>
     /// The newest version of each of <paramref name="keys"/> into the same place of <paramref name="heads"/> (null when

@@ -17,7 +17,7 @@ internal sealed class PinnedHeads<TKey, TValue> : IRecordHeads<TKey, TValue>
     }
 
     /// <summary>Each key's version at the pinned version, deletions left out (whether it has expired or not).</summary>
-    public IEnumerable<KeyValuePair<TKey, VersionNode<TValue>>> Heads => _map.EnumerateAt(Published.Version);
+    public HeadScan<TKey, TValue> Scan() => _map.ScanAt(Published.Version);
 
     public PublishedState Published { get; }
 

@@ -129,4 +129,22 @@ internal class VersionNode<TValue>
         get => Volatile.Read(ref _next);
         set => Volatile.Write(ref _next, value);
     }
+
+    /// <summary>
+    /// The version of a pinned reader's key at <paramref name="version"/>, walking from this head, or null when the key
+    /// is deleted or absent then, expired or not. A pinned version is never cut, so the walk never meets the mark.
+    /// </summary>
+    public VersionNode<TValue>? At(long version)
+    {
+        for (var current = this; current is not null; current = current.Next)
+        {
+            Debug.Assert(!ReferenceEquals(current, Trimmed), "a pinned version's chain is never cut");
+            if (current.Version <= version)
+            {
+                return current.Deleted ? null : current;
+            }
+        }
+
+        return null;
+    }
 }

@@ -226,6 +226,12 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable, IRecordHeads<TKey,
         }
     }
 
+    /// <summary>Every key stored as a value at <paramref name="version"/>, which the caller has pinned, for an index's build.</summary>
+    public HeadScan<TKey, TValue> ScanAt(long version) => _chains.Scan(version);
+
+    /// <summary>Writer only, with nothing applied that is not published: every key stored as a value, for an index's build.</summary>
+    public HeadScan<TKey, TValue> Scan() => _chains.Scan(long.MaxValue);
+
     /// <summary>
     /// The head of every key's chain, tombstones included, in no set order: for scans, which take from each head the
     /// node <see cref="VisibleAt(VersionNode{TValue}, long, long)"/> their pinned version, so that a scan costs one dictionary walk and no lookup per key.
@@ -442,19 +448,7 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable, IRecordHeads<TKey,
     /// The version of a pinned reader's key at <paramref name="version"/>, walking from <paramref name="head"/>, or null
     /// when the key is deleted or absent then, expired or not. A pinned version is never cut, so the walk never meets the mark.
     /// </summary>
-    public static VersionNode<TValue>? VisibleAt(VersionNode<TValue> head, long version)
-    {
-        for (var current = head; current is not null; current = current.Next)
-        {
-            Debug.Assert(!ReferenceEquals(current, VersionNode<TValue>.Trimmed), "a pinned version's chain is never cut");
-            if (current.Version <= version)
-            {
-                return current.Deleted ? null : current;
-            }
-        }
-
-        return null;
-    }
+    public static VersionNode<TValue>? VisibleAt(VersionNode<TValue> head, long version) => head.At(version);
 
     /// <summary>The newest published version when the head is newer: walks the chain, and retries at the newest version past a cut.</summary>
     private bool TryGetLatestSlow(TKey key, VersionNode<TValue> head, long version, [MaybeNullWhen(false)] out VersionNode<TValue> node)
