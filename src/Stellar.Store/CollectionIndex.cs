@@ -40,7 +40,10 @@ public sealed class CollectionIndex<TIndexKey, TKey, TValue>
 
     /// <summary>
     /// Completes when the index is built and answers reads (for snapshots taken from then on); fails when its key
-    /// selector threw for a stored value, or the collection faulted before the build.
+    /// selector threw for a stored value (<see cref="InvalidOperationException"/>, the selector's exception inside), when
+    /// a stored value kept on disk could not be read (the read's own exception: <see cref="CorruptBlockException"/> for
+    /// a block damaged since the open, say), or when the collection faulted before the build. A failed index is not
+    /// kept, and its name is free for another declaration.
     /// </summary>
     public Task Ready { get; }
 

@@ -13,7 +13,7 @@ internal interface IIndexMaintainer<TKey, TValue>
     /// <summary>The index's name, unique within its collection.</summary>
     string Name { get; }
 
-    /// <summary>Why the index stopped being kept (its key selector threw, or it was dropped), or null.</summary>
+    /// <summary>Why the index stopped being kept (its key selector threw, a build could not read a record, or it was dropped), or null.</summary>
     Exception? Failure { get; }
 
     /// <summary>Whether it is a unique index, which staging checks every write against (<see cref="IUniqueIndex{TKey,TValue}"/>).</summary>

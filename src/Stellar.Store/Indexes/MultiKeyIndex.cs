@@ -39,7 +39,7 @@ internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TInd
             while (records.Next(out var key, out var head))
             {
                 Debug.Assert(head.Version <= version, "an index is built while nothing unpublished is in the map");
-                foreach (var indexKey in KeysOf(head.InMemory ? head.Value! : read(head)))
+                foreach (var indexKey in KeysOf(ValueOf(head, read)))
                 {
                     entries.Add(NewEntry(indexKey, key, head.Version, head));
                 }
@@ -47,7 +47,7 @@ internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TInd
         }
         catch (Exception e)
         {
-            Fail(SelectorThrew(e));
+            Fail(BuildFailed(e));
             return false;
         }
 

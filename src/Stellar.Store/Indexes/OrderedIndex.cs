@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store.Indexes;
@@ -55,7 +56,7 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     /// <summary>The version the index was built at (-1 until then): it answers for snapshots at this version or later.</summary>
     public long BuiltAt => Volatile.Read(ref _builtAt);
 
-    /// <summary>Why the index stopped being kept (its key selector threw, or it was dropped), or null.</summary>
+    /// <summary>Why the index stopped being kept (its key selector threw, a build could not read a record, or it was dropped), or null.</summary>
     public Exception? Failure => Volatile.Read(ref _failure);
 
     /// <summary>The collection's name, for messages.</summary>
@@ -135,4 +136,32 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     /// <summary>The failure of a key selector that threw for a value.</summary>
     protected InvalidOperationException SelectorThrew(Exception cause) => new(
         $"Index '{Name}' is not kept any more: its key selector threw ({cause.Message}). Fix the selector and declare the index again after reopening the store.", cause);
+
+    /// <summary>
+    /// Why a build that threw <paramref name="thrown"/> failed: the read's own exception when a record's value could not
+    /// be read (a damaged block, say: <see cref="CorruptBlockException"/>, or an I/O error), the key selector's otherwise.
+    /// </summary>
+    protected Exception BuildFailed(Exception thrown) => thrown is RecordReadFailedException { InnerException: { } read } ? read : SelectorThrew(thrown);
+
+    /// <summary>
+    /// A build's value of <paramref name="head"/>: in memory, or read by <paramref name="read"/> from its shard, whose
+    /// failure is thrown as a <see cref="RecordReadFailedException"/> so that <see cref="BuildFailed"/> tells it from the
+    /// key selector's.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    protected static TValue ValueOf(VersionNode<TValue> head, Func<VersionNode<TValue>, TValue> read) =>
+        head.InMemory ? head.Value! : Read(head, read);
+
+    /// <summary>The read of <see cref="ValueOf"/>, apart, so that the value in memory costs no call.</summary>
+    private static TValue Read(VersionNode<TValue> head, Func<VersionNode<TValue>, TValue> read)
+    {
+        try
+        {
+            return read(head);
+        }
+        catch (Exception e)
+        {
+            throw new RecordReadFailedException(e);
+        }
+    }
 }

@@ -58,7 +58,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         }
         catch (Exception e)
         {
-            Fail(SelectorThrew(e));
+            Fail(BuildFailed(e));
             return false;
         }
 
@@ -185,7 +185,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
                     return null;
                 }
 
-                values[i] = head.InMemory ? head.Value! : read(head);
+                values[i] = ValueOf(head, read);
             }
 
             for (var i = 0; i < count; i++)
@@ -222,7 +222,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
                 Array.Resize(ref entries, (2 * count) + 1);
             }
 
-            entries[count++] = new(_selector(head.InMemory ? head.Value! : read(head)), key, head);
+            entries[count++] = new(_selector(ValueOf(head, read)), key, head);
         }
 
         Debug.Assert(count == map.Published.Count, "the published count is the number of stored records");

@@ -92,6 +92,36 @@ public sealed class IndexLifecycleTests : IDisposable
         Assert.Equal(new[] { 1, 2 }, fixedIndex.Equal('a').Select(p => p.Id));
     }
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Index_WhenARecordsBlockIsDamagedAfterOpen_FailsWithTheReadsErrorNotTheSelectors(bool unique)
+    {
+        // Values over the threshold stay on disk, so a build reads them from the shard.
+        await using var store = await StellarStore.OpenAsync(_dir.Path, new StoreOptions { LargeValueThreshold = 1_024 });
+        var chunks = store.GetCollection<string, Chunk>("chunks", c => c.Id);
+        await chunks.UpsertAsync(new Chunk { Id = "chunk-1", Voxels = new byte[8_000] });
+        await store.FlushAsync();
+
+        var shard = Directory.GetFiles(_dir.Path, "*.shard").Single();
+        using (var file = new FileStream(shard, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite))
+        {
+            file.Position = file.Length - 100;
+            var b = file.ReadByte();
+            file.Position = file.Length - 100;
+            file.WriteByte((byte)(b ^ 0x40));
+        }
+
+        // The selector never ran for that record: the build says what went wrong, and the name stays free.
+        var bySize = chunks.Index("by-size", c => c.Voxels.Length, unique);
+        var failure = await Assert.ThrowsAsync<CorruptBlockException>(() => bySize.Ready);
+        Assert.Equal(shard, failure.Path);
+        var byId = chunks.Index("by-size", c => c.Id);
+        await Assert.ThrowsAsync<CorruptBlockException>(() => byId.Ready);
+        var byFirstByte = chunks.IndexMany("by-first-byte", c => c.Voxels.Take(1));
+        await Assert.ThrowsAsync<CorruptBlockException>(() => byFirstByte.Ready);
+    }
+
     [Fact]
     public async Task DropIndex_RefusesNewReadsFreesTheNameAndReadsUnderWayFinish()
     {
