@@ -125,13 +125,7 @@ public sealed class LargeValueTests : IDisposable
         await store.FlushAsync();
 
         var shard = Directory.GetFiles(_dir.Path, "*.shard").Single();
-        using (var file = new FileStream(shard, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite))
-        {
-            file.Position = file.Length - 100;
-            var b = file.ReadByte();
-            file.Position = file.Length - 100;
-            file.WriteByte((byte)(b ^ 0x40));
-        }
+        ShardFiles.Damage(shard, fromEnd: 100);
 
         var e = Assert.Throws<CorruptBlockException>(() => chunks.Get("chunk-1"));
         Assert.Equal(shard, e.Path);

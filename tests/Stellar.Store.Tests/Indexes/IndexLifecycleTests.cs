@@ -104,13 +104,7 @@ public sealed class IndexLifecycleTests : IDisposable
         await store.FlushAsync();
 
         var shard = Directory.GetFiles(_dir.Path, "*.shard").Single();
-        using (var file = new FileStream(shard, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite))
-        {
-            file.Position = file.Length - 100;
-            var b = file.ReadByte();
-            file.Position = file.Length - 100;
-            file.WriteByte((byte)(b ^ 0x40));
-        }
+        ShardFiles.Damage(shard, fromEnd: 100);
 
         // The selector never ran for that record: the build says what went wrong, and the name stays free.
         var bySize = chunks.Index("by-size", c => c.Voxels.Length, unique);
