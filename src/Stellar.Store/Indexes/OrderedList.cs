@@ -12,8 +12,11 @@ namespace Stellar.Store.Indexes;
 /// <para>Why this shape: an index's entries must be read lock-free beside a writer that changes them on every commit.
 /// A skip list did that by relinking a few nodes per change, but its search read some thirty items scattered over the
 /// heap, each a cache miss, and every item it added was linked from older items, which made the collector scan them at
-/// every young collection. A page keeps each item's leading key (<typeparamref name="TLead"/>) in one array beside
-/// it, the pages near the root stay in the cache, and an item is referred to by its page alone.</para>
+/// every young collection. A page keeps each item's leading key (<typeparamref name="TLead"/>) beside it in the page's
+/// own memory, the pages near the root stay in the cache, and an item is referred to by its page alone. Text keys are
+/// references to strings elsewhere on the heap, and keys like player names share long starts: their pages also keep a
+/// number of each key's four characters after the start the page's keys share (<see cref="OrderedListPage{T,TLead}.Heads"/>),
+/// so that a search reads a string only when two heads tie.</para>
 /// <para>Each page change keeps every item findable at every moment: a full page is copied half into a new page, the
 /// new page is put in its parent (and linked to its neighbours) before the old page is cut to its first half; a leaf
 /// whose last item goes is taken out of its parent and unlinked before readers are told to leave it. A reader reads a
@@ -43,11 +46,14 @@ internal sealed class OrderedList<T, TLead>
     private readonly Func<T, TLead> _lead;
     private readonly IComparer<TLead> _leadOrder;
 
+    /// <summary>Whether the leading keys are text in ordinal order, whose pages keep their heads (<see cref="OrderedListPage{T,TLead}.Heads"/>).</summary>
+    private readonly bool _heads;
+
     /// <summary>Writer only: the branches of the last descent, root first, and the child taken in each.</summary>
     private OrderedListBranch<T, TLead>[] _path = new OrderedListBranch<T, TLead>[8];
     private int[] _pathSlots = new int[8];
 
-    private OrderedListPage<T, TLead> _root = new OrderedListLeaf<T, TLead>();
+    private OrderedListPage<T, TLead> _root;
     private int _count;
 
     /// <summary>A set ordered by <paramref name="order"/>, which orders items by <paramref name="lead"/> first, as <paramref name="leadOrder"/> does.</summary>
@@ -56,6 +62,8 @@ internal sealed class OrderedList<T, TLead>
         _order = order;
         _lead = lead;
         _leadOrder = leadOrder;
+        _heads = typeof(TLead) == typeof(string) && ReferenceEquals(leadOrder, StringComparer.Ordinal);
+        _root = new OrderedListLeaf<T, TLead>(_heads);
     }
 
     /// <summary>The number of items, as of the writer's last change.</summary>
@@ -98,7 +106,7 @@ internal sealed class OrderedList<T, TLead>
         var level = new List<OrderedListPage<T, TLead>>();
         for (var start = 0; start < count; start += LoadFill)
         {
-            var leaf = new OrderedListLeaf<T, TLead>();
+            var leaf = new OrderedListLeaf<T, TLead>(_heads);
             var filled = Math.Min(LoadFill, count - start);
             for (var slot = 0; slot < filled; slot++)
             {
@@ -108,6 +116,7 @@ internal sealed class OrderedList<T, TLead>
             }
 
             leaf.Count = filled;
+            FillHeads(leaf);
             if (level.Count > 0)
             {
                 var before = (OrderedListLeaf<T, TLead>)level[^1];
@@ -123,7 +132,7 @@ internal sealed class OrderedList<T, TLead>
             var above = new List<OrderedListPage<T, TLead>>();
             for (var start = 0; start < level.Count; start += LoadFill)
             {
-                var branch = new OrderedListBranch<T, TLead>();
+                var branch = new OrderedListBranch<T, TLead>(_heads);
                 var filled = Math.Min(LoadFill, level.Count - start);
                 for (var slot = 0; slot < filled; slot++)
                 {
@@ -131,13 +140,14 @@ internal sealed class OrderedList<T, TLead>
                 }
 
                 branch.Count = filled;
+                FillHeads(branch);
                 above.Add(branch);
             }
 
             level = above;
         }
 
-        Volatile.Write(ref _root, level.Count == 1 ? level[0] : new OrderedListLeaf<T, TLead>());
+        Volatile.Write(ref _root, level.Count == 1 ? level[0] : new OrderedListLeaf<T, TLead>(_heads));
         Volatile.Write(ref _count, count);
     }
 
@@ -159,11 +169,17 @@ internal sealed class OrderedList<T, TLead>
             var slot = Bound(leaf, count, item, lead, after: false);
             Debug.Assert(slot == count || _order.Compare(leaf.Items[slot], item) != 0, "an item is added once");
             leaf.BeginWrite();
-            Array.Copy(leaf.Leads, slot, leaf.Leads, slot + 1, count - slot);
-            Array.Copy(leaf.Items, slot, leaf.Items, slot + 1, count - slot);
+            leaf.Leads.Slice(slot, count - slot).CopyTo(leaf.Leads.Slice(slot + 1));
+            leaf.Items.Slice(slot, count - slot).CopyTo(leaf.Items.Slice(slot + 1));
             leaf.Leads[slot] = lead;
             leaf.Items[slot] = item;
             leaf.Count = count + 1;
+            if (leaf.Heads is { } heads)
+            {
+                heads.AsSpan(slot, count - slot).CopyTo(heads.AsSpan(slot + 1));
+                KeepHead(leaf, slot);
+            }
+
             leaf.EndWrite();
             Volatile.Write(ref _count, _count + 1);
             return item;
@@ -202,8 +218,9 @@ internal sealed class OrderedList<T, TLead>
         else
         {
             leaf.BeginWrite();
-            Array.Copy(leaf.Leads, slot + 1, leaf.Leads, slot, count - slot - 1);
-            Array.Copy(leaf.Items, slot + 1, leaf.Items, slot, count - slot - 1);
+            leaf.Leads.Slice(slot + 1, count - slot - 1).CopyTo(leaf.Leads.Slice(slot));
+            leaf.Items.Slice(slot + 1, count - slot - 1).CopyTo(leaf.Items.Slice(slot));
+            leaf.Heads?.AsSpan(slot + 1, count - slot - 1).CopyTo(leaf.Heads.AsSpan(slot));
             leaf.Leads[count - 1] = default!;
             leaf.Items[count - 1] = null!;
             leaf.Count = count - 1;
@@ -326,15 +343,16 @@ internal sealed class OrderedList<T, TLead>
 
         const int Half = Capacity / 2;
         var branch = page as OrderedListBranch<T, TLead>;
-        OrderedListPage<T, TLead> right = branch is null ? new OrderedListLeaf<T, TLead>() : new OrderedListBranch<T, TLead>();
-        Array.Copy(page.Leads, Half, right.Leads, 0, Capacity - Half);
-        Array.Copy(page.Items, Half, right.Items, 0, Capacity - Half);
+        OrderedListPage<T, TLead> right = branch is null ? new OrderedListLeaf<T, TLead>(_heads) : new OrderedListBranch<T, TLead>(_heads);
+        page.Leads.Slice(Half, Capacity - Half).CopyTo(right.Leads.Slice(0));
+        page.Items.Slice(Half, Capacity - Half).CopyTo(right.Items.Slice(0));
         if (branch is not null)
         {
-            Array.Copy(branch.Children, Half, ((OrderedListBranch<T, TLead>)right).Children, 0, Capacity - Half);
+            branch.Children.Slice(Half, Capacity - Half).CopyTo(((OrderedListBranch<T, TLead>)right).Children.Slice(0));
         }
 
         right.Count = Capacity - Half;
+        FillHeads(right);
 
         var leaf = page as OrderedListLeaf<T, TLead>;
         if (leaf is not null)
@@ -347,10 +365,11 @@ internal sealed class OrderedList<T, TLead>
         // The new page joins the tree while the old one still holds every item: a search finds each item either way.
         if (depth == 0)
         {
-            var root = new OrderedListBranch<T, TLead>();
+            var root = new OrderedListBranch<T, TLead>(_heads);
             Place(root, 0, page);
             Place(root, 1, right);
             root.Count = 2;
+            FillHeads(root);
             Volatile.Write(ref _root, root);
         }
         else
@@ -359,11 +378,17 @@ internal sealed class OrderedList<T, TLead>
             var slot = _pathSlots[depth - 1] + 1;
             var count = parent.Count;
             parent.BeginWrite();
-            Array.Copy(parent.Leads, slot, parent.Leads, slot + 1, count - slot);
-            Array.Copy(parent.Items, slot, parent.Items, slot + 1, count - slot);
-            Array.Copy(parent.Children, slot, parent.Children, slot + 1, count - slot);
+            parent.Leads.Slice(slot, count - slot).CopyTo(parent.Leads.Slice(slot + 1));
+            parent.Items.Slice(slot, count - slot).CopyTo(parent.Items.Slice(slot + 1));
+            parent.Children.Slice(slot, count - slot).CopyTo(parent.Children.Slice(slot + 1));
             Place(parent, slot, right);
             parent.Count = count + 1;
+            if (parent.Heads is { } heads)
+            {
+                heads.AsSpan(slot, count - slot).CopyTo(heads.AsSpan(slot + 1));
+                KeepHead(parent, slot);
+            }
+
             parent.EndWrite();
         }
 
@@ -382,13 +407,14 @@ internal sealed class OrderedList<T, TLead>
             leaf.Next = (OrderedListLeaf<T, TLead>)right;
         }
 
-        Array.Clear(page.Leads, Half, Capacity - Half);
-        Array.Clear(page.Items, Half, Capacity - Half);
+        page.Leads.Slice(Half, Capacity - Half).Clear();
+        page.Items.Slice(Half, Capacity - Half).Clear();
         if (branch is not null)
         {
-            Array.Clear(branch.Children, Half, Capacity - Half);
+            branch.Children.Slice(Half, Capacity - Half).Clear();
         }
 
+        FillHeads(page);
         page.EndWrite();
     }
 
@@ -404,7 +430,7 @@ internal sealed class OrderedList<T, TLead>
         {
             if (depth == 1)
             {
-                Volatile.Write(ref _root, new OrderedListLeaf<T, TLead>());
+                Volatile.Write(ref _root, new OrderedListLeaf<T, TLead>(_heads));
             }
             else
             {
@@ -417,9 +443,10 @@ internal sealed class OrderedList<T, TLead>
 
         var slot = _pathSlots[depth - 1];
         parent.BeginWrite();
-        Array.Copy(parent.Leads, slot + 1, parent.Leads, slot, count - slot - 1);
-        Array.Copy(parent.Items, slot + 1, parent.Items, slot, count - slot - 1);
-        Array.Copy(parent.Children, slot + 1, parent.Children, slot, count - slot - 1);
+        parent.Leads.Slice(slot + 1, count - slot - 1).CopyTo(parent.Leads.Slice(slot));
+        parent.Items.Slice(slot + 1, count - slot - 1).CopyTo(parent.Items.Slice(slot));
+        parent.Children.Slice(slot + 1, count - slot - 1).CopyTo(parent.Children.Slice(slot));
+        parent.Heads?.AsSpan(slot + 1, count - slot - 1).CopyTo(parent.Heads.AsSpan(slot));
         parent.Leads[count - 1] = default!;
         parent.Items[count - 1] = null!;
         parent.Children[count - 1] = null!;
@@ -435,10 +462,20 @@ internal sealed class OrderedList<T, TLead>
     {
         var low = 0;
         var high = count;
+        ulong head = 0;
+        if (page.Heads is not null && low < high)
+        {
+            var side = Side(page, low, lead, out head);
+            if (side != 0)
+            {
+                return side < 0 ? low : high;
+            }
+        }
+
         while (low < high)
         {
             var middle = low + ((high - low) >> 1);
-            var order = Compare(page, middle, probe, lead);
+            var order = Compare(page, middle, probe, lead, head);
             if (order < 0 || (after && order == 0))
             {
                 low = middle + 1;
@@ -457,10 +494,20 @@ internal sealed class OrderedList<T, TLead>
     {
         var low = 1;
         var high = count;
+        ulong head = 0;
+        if (branch.Heads is not null && low < high)
+        {
+            var side = Side(branch, low, lead, out head);
+            if (side != 0)
+            {
+                return side < 0 ? 0 : high - 1;
+            }
+        }
+
         while (low < high)
         {
             var middle = low + ((high - low) >> 1);
-            if (Compare(branch, middle, probe, lead) <= 0)
+            if (Compare(branch, middle, probe, lead, head) <= 0)
             {
                 low = middle + 1;
             }
@@ -473,9 +520,17 @@ internal sealed class OrderedList<T, TLead>
         return low - 1;
     }
 
-    /// <summary>Orders the item at <paramref name="slot"/> of <paramref name="page"/> against <paramref name="probe"/>, by the leading keys first.</summary>
-    private int Compare(OrderedListPage<T, TLead> page, int slot, T probe, TLead lead)
+    /// <summary>
+    /// Orders the item at <paramref name="slot"/> of <paramref name="page"/> against <paramref name="probe"/>, by the leading
+    /// keys first; in a page that keeps heads, by their heads first (<paramref name="head"/> is the probe's, see <see cref="Side"/>).
+    /// </summary>
+    private int Compare(OrderedListPage<T, TLead> page, int slot, T probe, TLead lead, ulong head)
     {
+        if (page.Heads is { } heads && heads[slot] != head)
+        {
+            return heads[slot] < head ? -1 : 1;
+        }
+
         var byLead = _leadOrder.Compare(page.Leads[slot], lead);
         if (byLead != 0)
         {
@@ -485,4 +540,94 @@ internal sealed class OrderedList<T, TLead>
         // Null only in a page a reader read while the writer changed it; its answer is thrown away.
         return page.Items[slot] is { } item ? _order.Compare(item, probe) : 1;
     }
+
+    /// <summary>
+    /// A page that keeps heads: where <paramref name="lead"/> stands against the characters every compared leading key of
+    /// <paramref name="page"/> (from slot <paramref name="first"/>, which holds one) starts with: before them all (-1),
+    /// after them all (1), or among them (0), and then its <paramref name="head"/> after those characters.
+    /// </summary>
+    private static int Side(OrderedListPage<T, TLead> page, int first, TLead lead, out ulong head)
+    {
+        var text = (string?)(object?)lead;
+        var shared = page.Shared;
+        head = 0;
+        if (shared > 0)
+        {
+            // Null and shorter text sort before every key of at least this many characters.
+            if (text is null)
+            {
+                return -1;
+            }
+
+            var side = text.AsSpan(0, Math.Min(shared, text.Length)).SequenceCompareTo(((string)(object)page.Leads[first]!).AsSpan(0, shared));
+            if (side != 0 || text.Length < shared)
+            {
+                return side != 0 ? Math.Sign(side) : -1;
+            }
+        }
+
+        head = Head(text, shared);
+        return 0;
+    }
+
+    /// <summary>
+    /// The four characters of <paramref name="text"/> from <paramref name="from"/> (a missing one as 0), the first
+    /// highest: of two texts that start with the same <paramref name="from"/> characters, the one with the lower head
+    /// sorts first in ordinal order, and only equal heads need their texts compared.
+    /// </summary>
+    private static ulong Head(string? text, int from)
+    {
+        ulong head = 0;
+        for (var at = from; at < from + 4; at++)
+        {
+            head = (head << 16) | (text is not null && at < text.Length ? text[at] : 0u);
+        }
+
+        return head;
+    }
+
+    /// <summary>
+    /// Writer only, in a page whose compared keys (from its first slot, a branch's second) start with
+    /// <see cref="OrderedListPage{T,TLead}.Shared"/> characters alike: their number again, from the first and the last
+    /// (the keys are in order), and every head.
+    /// </summary>
+    private static void FillHeads(OrderedListPage<T, TLead> page)
+    {
+        if (page.Heads is not { } heads)
+        {
+            return;
+        }
+
+        var first = page is OrderedListBranch<T, TLead> ? 1 : 0;
+        var count = page.Count;
+        page.Shared = count - first > 1 ? SharedLength(Text(page, first), Text(page, count - 1)) : 0;
+        for (var slot = first; slot < count; slot++)
+        {
+            heads[slot] = Head(Text(page, slot), page.Shared);
+        }
+    }
+
+    /// <summary>
+    /// Writer only, within a change of <paramref name="page"/>: the key just put at <paramref name="slot"/> gets its
+    /// head; when it does not start with the characters the page's other compared keys share, they share fewer, and
+    /// every head is made again.
+    /// </summary>
+    private static void KeepHead(OrderedListPage<T, TLead> page, int slot)
+    {
+        var first = page is OrderedListBranch<T, TLead> ? 1 : 0;
+        var text = Text(page, slot);
+        if (slot >= first && page.Shared > 0 && SharedLength(text, Text(page, slot == first ? first + 1 : first)) < page.Shared)
+        {
+            FillHeads(page);
+            return;
+        }
+
+        page.Heads![slot] = Head(text, page.Shared);
+    }
+
+    /// <summary>The leading key at <paramref name="slot"/> of a page that keeps heads, as text.</summary>
+    private static string? Text(OrderedListPage<T, TLead> page, int slot) => (string?)(object?)page.Leads[slot];
+
+    /// <summary>How many characters <paramref name="x"/> and <paramref name="y"/> start with alike (none for a null).</summary>
+    private static int SharedLength(string? x, string? y) => x is null || y is null ? 0 : x.AsSpan().CommonPrefixLength(y);
 }

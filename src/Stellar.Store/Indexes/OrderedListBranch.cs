@@ -9,5 +9,14 @@ namespace Stellar.Store.Indexes;
 internal sealed class OrderedListBranch<T, TLead> : OrderedListPage<T, TLead>
     where T : class
 {
-    public OrderedListPage<T, TLead>[] Children { get; } = new OrderedListPage<T, TLead>[Capacity];
+    private OrderedListSlots<OrderedListPage<T, TLead>> _children;
+
+    /// <summary>A page; with <paramref name="heads"/>, one that keeps the heads of its text keys.</summary>
+    public OrderedListBranch(bool heads)
+        : base(heads)
+    {
+    }
+
+    /// <summary>The children, in the page's own memory.</summary>
+    public Span<OrderedListPage<T, TLead>> Children => _children;
 }

@@ -11,6 +11,12 @@ internal sealed class OrderedListLeaf<T, TLead> : OrderedListPage<T, TLead>
     private OrderedListLeaf<T, TLead>? _next;
     private OrderedListLeaf<T, TLead>? _previous;
 
+    /// <summary>A page; with <paramref name="heads"/>, one that keeps the heads of its text keys.</summary>
+    public OrderedListLeaf(bool heads)
+        : base(heads)
+    {
+    }
+
     /// <summary>The leaf whose items follow this one's, or null.</summary>
     public OrderedListLeaf<T, TLead>? Next
     {
