@@ -9,9 +9,10 @@ namespace Stellar.Store.Benchmarks.Indexes;
 /// <summary>
 /// What keeping an index costs the collection's writer itself, apart from the I/O and the callers that
 /// <see cref="IndexMaintenanceBenchmarks"/> includes: the writer's steps for 20,000 moves of records of a collection of
-/// 100,000 small records, each to another score, in groups of 32 as commits publish them. <c>Indexed = false</c> is the
-/// versioned map's apply and publish alone; <c>true</c> adds an index on the score, built over the records first (not
-/// timed), which ends each record's entry and adds its new one. One thread; the time is per move.
+/// 100,000 small records, each to another score and name, in groups of 32 as commits publish them. <c>Index = none</c>
+/// is the versioned map's apply and publish alone; <c>score</c> adds an index on the score and <c>name</c> one on the
+/// name (strings that share their first eleven characters), built over the records first (not timed), which ends each
+/// record's entry and adds its new one. One thread; the time is per move.
 /// </summary>
 [MemoryDiagnoser]
 [WriteJob(10)]
@@ -25,17 +26,17 @@ public class IndexUpkeepBenchmarks
     private SmallRecord[] _records = [];
     private SmallRecord[] _moves = [];
     private VersionedMap<int, SmallRecord> _map = null!;
-    private SecondaryIndex<int, int, SmallRecord>? _index;
+    private IIndexMaintainer<int, SmallRecord>? _index;
 
-    /// <summary>Whether an index on the score is kept.</summary>
-    [Params(false, true)]
-    public bool Indexed { get; set; }
+    /// <summary>The index kept: none, on the score, or on the name.</summary>
+    [Params("none", "score", "name")]
+    public string Index { get; set; } = "none";
 
     [GlobalSetup]
     public void GlobalSetup()
     {
         _records = Data.SmallRange(Scale.Records(Records)).ToArray();
-        _moves = Data.RandomUpdates(_records, Scale.Ops(Moves), renamed: false);
+        _moves = Data.RandomUpdates(_records, Scale.Ops(Moves), renamed: true);
     }
 
     [IterationSetup]
@@ -48,10 +49,14 @@ public class IndexUpkeepBenchmarks
         }
 
         _map.Publish(1, _records.Length);
-        _index = null;
-        if (Indexed)
+        _index = Index switch
         {
-            _index = new SecondaryIndex<int, int, SmallRecord>("records", "by-score", r => r.Score, unique: false, Comparer<int>.Default, Comparer<int>.Default, keyEquality: null, orders: null);
+            "score" => new SecondaryIndex<int, int, SmallRecord>("records", "by-score", r => r.Score, unique: false, Comparer<int>.Default, Comparer<int>.Default, keyEquality: null, orders: null),
+            "name" => new SecondaryIndex<string, int, SmallRecord>("records", "by-name", r => r.Name, unique: false, StringComparer.Ordinal, Comparer<int>.Default, keyEquality: null, orders: null),
+            _ => null,
+        };
+        if (_index is not null)
+        {
             _index.Build(_map, 1, _ => throw new InvalidOperationException("every record is in memory"), now: 0);
             _map.HorizonMoved = _index.Trim;
         }
