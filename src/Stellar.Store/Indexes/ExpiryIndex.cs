@@ -6,7 +6,8 @@ namespace Stellar.Store.Indexes;
 
 /// <summary>
 /// The records of a collection that expire, ordered by when: an <see cref="OrderedIndex{TIndexKey,TKey,TValue}"/> on each
-/// version's <see cref="VersionNode{TValue}.ExpiresAt"/>, kept by the map as it applies versions. It tells a reader how
+/// version's <see cref="VersionNode{TValue}.ExpiresAt"/> (with the order its entry was made in, <see cref="ExpiryKey"/>),
+/// kept by the map as it applies versions. It tells a reader how
 /// many of the records stored at its version had expired by its time (so that a count leaves them out), and the writer
 /// which records to remove.
 /// </summary>
@@ -19,11 +20,14 @@ namespace Stellar.Store.Indexes;
 /// <para>Thread safety: as <see cref="OrderedIndex{TIndexKey,TKey,TValue}"/>: maintenance is the writer's, reads are
 /// lock-free from any thread.</para>
 /// </remarks>
-internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValue>
+internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<ExpiryKey, TKey, TValue>
     where TKey : notnull
 {
+    /// <summary>Writer only: the <see cref="ExpiryKey.Sequence"/> of the next entry.</summary>
+    private long _sequence;
+
     public ExpiryIndex()
-        : base(string.Empty, "expiry", Comparer<long>.Default, NoKeyOrder<TKey>.Instance)
+        : base(string.Empty, "expiry", Comparer<ExpiryKey>.Default, NoKeyOrder<TKey>.Instance)
     {
         Serve(0);
     }
@@ -41,13 +45,13 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     public override bool Build(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read, long now)
     {
         Debug.Assert(Empty, "built once, before anything was applied");
-        var entries = new List<IndexEntry<long, TKey, TValue>>();
+        var entries = new List<IndexEntry<ExpiryKey, TKey, TValue>>();
         var records = map.Scan();
         while (records.Next(out var key, out var head))
         {
             if (head.Expiring)
             {
-                entries.Add(NewEntry(head.ExpiresAt, key, head.Version, head));
+                entries.Add(NewEntry(new ExpiryKey(head.ExpiresAt, _sequence++), key, head.Version, head));
             }
         }
 
@@ -66,12 +70,12 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     {
         // The version this one replaced is the next in its chain, and holds the record's current entry if it expires.
         var current = node?.Next is ExpiringVersionNode<TValue> replaced
-            ? (IndexEntry<long, TKey, TValue>?)replaced.ExpiryEntry
+            ? (IndexEntry<ExpiryKey, TKey, TValue>?)replaced.ExpiryEntry
             : null;
         var expiresAt = deleted || node is null ? 0 : node.ExpiresAt;
         if (current is not null)
         {
-            if (current.IndexKey == expiresAt)
+            if (current.IndexKey.At == expiresAt)
             {
                 // Same time: the entry stays, and leads to the new version.
                 current.Refer(node!);
@@ -84,7 +88,7 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
 
         if (expiresAt != 0)
         {
-            ((ExpiringVersionNode<TValue>)node!).ExpiryEntry = Entries.Add(NewEntry(expiresAt, key, version, node!));
+            ((ExpiringVersionNode<TValue>)node!).ExpiryEntry = Entries.Add(NewEntry(new ExpiryKey(expiresAt, _sequence++), key, version, node!));
         }
     }
 
@@ -96,7 +100,7 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     {
         var expired = 0L;
         var entries = Entries.Ascending(null);
-        while (entries.MoveNext(out var entry) && entry.IndexKey <= now)
+        while (entries.MoveNext(out var entry) && entry.IndexKey.At <= now)
         {
             if (entry.VisibleAt(version))
             {
@@ -115,7 +119,7 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
         {
             if (entry.Until == long.MaxValue)
             {
-                return entry.IndexKey;
+                return entry.IndexKey.At;
             }
         }
 
@@ -127,7 +131,7 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<long, TKey, TValu
     {
         var due = new List<(TKey, VersionNode<TValue>)>();
         var entries = Entries.Ascending(null);
-        while (entries.MoveNext(out var entry) && entry.IndexKey <= now)
+        while (entries.MoveNext(out var entry) && entry.IndexKey.At <= now)
         {
             if (entry.Until == long.MaxValue && entry.Node is { } node)
             {

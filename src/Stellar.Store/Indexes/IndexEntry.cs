@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Stellar.Store.Snapshots;
 
 namespace Stellar.Store.Indexes;
@@ -10,6 +11,11 @@ namespace Stellar.Store.Indexes;
 /// <remarks>
 /// <para>The entry holds the record's newest version node while the record keeps this index key, so a reader goes from
 /// the entry to the record's version at its snapshot by the node chain, without looking the key up.</para>
+/// <para>An entry lives as long as its record keeps its index key, so every young collection of the collector copies
+/// the entries made since the last one: it holds only what a reader needs. No two entries of a list share their index
+/// key, record and <see cref="From"/>: an entry that ends at the version it began at, which no reader can see, leaves
+/// the list at once (<see cref="OrderedIndex{TIndexKey,TKey,TValue}"/>). A probe keeps its bound in <see cref="From"/>,
+/// below every version.</para>
 /// <para>Thread safety: immutable but for <see cref="Until"/>, which the writer sets once, when the record is deleted
 /// or moves to another index key, to a version newer than any published one (so no reader's answer changes), and
 /// <see cref="Node"/>, which the writer moves to each newer version of the record. A probe (<see cref="Bound"/> not 0)
@@ -17,15 +23,18 @@ namespace Stellar.Store.Indexes;
 /// </remarks>
 internal sealed class IndexEntry<TIndexKey, TKey, TValue>
 {
+    /// <summary>A probe's <see cref="From"/> less its bound: below every version.</summary>
+    private const long ProbeFrom = long.MinValue + 2;
+
     private long _until = long.MaxValue;
     private VersionNode<TValue>? _node;
 
-    public IndexEntry(TIndexKey indexKey, TKey key, long from, long sequence, VersionNode<TValue> node)
+    public IndexEntry(TIndexKey indexKey, TKey key, long from, VersionNode<TValue> node)
     {
+        Debug.Assert(from >= 0, "versions are not negative");
         IndexKey = indexKey;
         Key = key;
         From = from;
-        Sequence = sequence;
         _node = node;
     }
 
@@ -33,7 +42,7 @@ internal sealed class IndexEntry<TIndexKey, TKey, TValue>
     {
         IndexKey = indexKey;
         Key = key;
-        Bound = bound;
+        From = ProbeFrom + bound;
     }
 
     public TIndexKey IndexKey { get; }
@@ -41,14 +50,8 @@ internal sealed class IndexEntry<TIndexKey, TKey, TValue>
     /// <summary>The record's primary key.</summary>
     public TKey Key { get; }
 
-    /// <summary>The version that stored the record under this index key.</summary>
+    /// <summary>The version that stored the record under this index key (for a probe, its bound, below every version).</summary>
     public long From { get; }
-
-    /// <summary>
-    /// The order the writer made the entry in: two entries of one record and index key from one version (the key
-    /// given up and taken again within one commit group) still differ.
-    /// </summary>
-    public long Sequence { get; }
 
     /// <summary>
     /// The record's newest version node while it has this index key (null for a probe): its chain holds the version any
@@ -63,7 +66,7 @@ internal sealed class IndexEntry<TIndexKey, TKey, TValue>
     /// 0 for an entry; for a probe, -2 before every entry of its index key, 2 after them all, 1 after every entry of
     /// its index key and primary key.
     /// </summary>
-    public sbyte Bound { get; }
+    public sbyte Bound => From < 0 ? (sbyte)(From - ProbeFrom) : (sbyte)0;
 
     /// <summary>A probe that sorts before every entry of <paramref name="indexKey"/>.</summary>
     public static IndexEntry<TIndexKey, TKey, TValue> Before(TIndexKey indexKey) => new(indexKey, default!, -2);

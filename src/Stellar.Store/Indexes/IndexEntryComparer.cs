@@ -1,8 +1,9 @@
 namespace Stellar.Store.Indexes;
 
 /// <summary>
-/// Orders index entries by index key, then primary key, then the version they start at and the order they were made
-/// in, so that every entry is distinct; a probe sorts before (or after) every entry of its index key.
+/// Orders index entries by index key, then primary key, then the version they start at, which tells apart every two
+/// entries of a list (see <see cref="IndexEntry{TIndexKey,TKey,TValue}"/>); a probe sorts before (or after) every entry
+/// of its index key.
 /// </summary>
 /// <remarks>Thread safety: stateless; any thread.</remarks>
 internal sealed class IndexEntryComparer<TIndexKey, TKey, TValue> : IComparer<IndexEntry<TIndexKey, TKey, TValue>>
@@ -40,7 +41,6 @@ internal sealed class IndexEntryComparer<TIndexKey, TKey, TValue> : IComparer<In
             return byKey != 0 ? byKey : x.Bound.CompareTo(y.Bound);
         }
 
-        var byFrom = x.From.CompareTo(y.From);
-        return byFrom != 0 ? byFrom : x.Sequence.CompareTo(y.Sequence);
+        return x.From.CompareTo(y.From);
     }
 }

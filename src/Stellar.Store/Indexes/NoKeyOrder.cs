@@ -1,8 +1,8 @@
 namespace Stellar.Store.Indexes;
 
 /// <summary>
-/// Calls every two keys equal: for an index whose entries need no order by primary key (they are told apart by the
-/// version they start at and the order they were made in), so that any key type can be used.
+/// Calls every two keys equal: for an index whose entries need no order by primary key (the expiry index, whose
+/// <see cref="ExpiryKey"/> tells its entries apart), so that any key type can be used.
 /// </summary>
 internal sealed class NoKeyOrder<TKey> : IComparer<TKey>
 {

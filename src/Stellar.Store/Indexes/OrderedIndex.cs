@@ -28,9 +28,6 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     private SortedRun<TIndexKey, TKey, TValue> _run = SortedRun<TIndexKey, TKey, TValue>.Empty;
 
     private long _builtAt = -1;
-
-    /// <summary>Writer only: the <see cref="IndexEntry{TIndexKey,TKey,TValue}.Sequence"/> of the next entry.</summary>
-    private long _sequence;
     private Exception? _failure;
 
     protected OrderedIndex(string collection, string name, IComparer<TIndexKey> indexKeys, IComparer<TKey> keys)
@@ -107,13 +104,23 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     public void MarkDropped() => Volatile.Write(ref _failure, new InvalidOperationException($"Index '{Name}' was dropped."));
 
     /// <summary>Writer only: a new entry of record <paramref name="key"/> under <paramref name="indexKey"/> from <paramref name="version"/>, led to <paramref name="node"/>.</summary>
-    protected IndexEntry<TIndexKey, TKey, TValue> NewEntry(TIndexKey indexKey, TKey key, long version, VersionNode<TValue> node) =>
-        new(indexKey, key, version, _sequence++, node);
+    protected static IndexEntry<TIndexKey, TKey, TValue> NewEntry(TIndexKey indexKey, TKey key, long version, VersionNode<TValue> node) =>
+        new(indexKey, key, version, node);
 
-    /// <summary>Writer only: <paramref name="entry"/>, in the list, ends at <paramref name="version"/>, and goes once no snapshot can read it.</summary>
+    /// <summary>
+    /// Writer only: <paramref name="entry"/>, in the list, ends at <paramref name="version"/>, and goes once no snapshot
+    /// can read it: at once when it began at that version (the record left the key it took earlier in the same commit
+    /// group), which no snapshot ever sees, so that the list never holds two entries of one record, key and version.
+    /// </summary>
     protected void End(IndexEntry<TIndexKey, TKey, TValue> entry, long version)
     {
         entry.End(version);
+        if (entry.From == version)
+        {
+            Entries.Remove(entry);
+            return;
+        }
+
         _ended.Enqueue(entry);
     }
 
