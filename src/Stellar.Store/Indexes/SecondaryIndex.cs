@@ -233,10 +233,10 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
             return (entries, count);
         }
 
-        entries = RadixSort.Sort(entries, count, default(RunEntryNumbers<TIndexKey, TKey, TValue>));
+        RadixSort.Sort(entries.AsSpan(0, count), default(RunEntryNumbers<TIndexKey, TKey, TValue>));
 
-        // Records that share an index key are in the order the map gave them: each group is sorted by primary key, a
-        // small one (most, for a key like a score) by insertion, without the call of a sort.
+        // Records that share an index key are in no particular order: each group is sorted by primary key, a small one
+        // (most, for a key like a score) by insertion, without the call of a sort.
         for (var start = 0; start < count;)
         {
             var number = RadixKey<TIndexKey>.Of(entries[start].IndexKey);

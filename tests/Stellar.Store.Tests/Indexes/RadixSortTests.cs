@@ -4,7 +4,7 @@ namespace Stellar.Store.Tests.Indexes;
 
 /// <summary>
 /// The numbers a build sorts index keys by, against the types' own comparison (<see cref="Comparer{T}.Default"/>), and
-/// the radix sort, against a stable sort by LINQ.
+/// the radix sort, against LINQ's sort.
 /// </summary>
 public sealed class RadixSortTests
 {
@@ -53,12 +53,17 @@ public sealed class RadixSortTests
     [Theory]
     [InlineData(0, 0UL)]
     [InlineData(1, 0UL)]
+    [InlineData(2, 2UL)]
+    [InlineData(47, 1_000_000UL)]
+    [InlineData(48, 1_000_000UL)]
     [InlineData(10_000, 0UL)]
     [InlineData(10_000, 1UL)]
     [InlineData(10_000, 50UL)]
+    [InlineData(10_000, 256UL)]
     [InlineData(10_000, 1_000_000UL)]
+    [InlineData(100_000, 1_000_000UL)]
     [InlineData(10_000, ulong.MaxValue)]
-    public void Sort_OrdersByTheNumbersAndKeepsTheOrderOfEqualOnes(int count, ulong range)
+    public void Sort_OrdersByTheNumbersAndKeepsEveryItem(int count, ulong range)
     {
         var random = new Random(count ^ (int)range);
         var keys = Enumerable.Range(0, count).Select(_ => range == ulong.MaxValue ? (ulong)random.NextInt64() ^ ((ulong)random.Next(2) << 63) : (ulong)random.NextInt64(0, (long)Math.Max(range, 1))).ToArray();
@@ -69,10 +74,46 @@ public sealed class RadixSortTests
             keys[0] = 7UL << 56;
         }
 
+        CheckSort(keys);
+    }
+
+    [Fact]
+    public void Sort_ManyItemsInOnePartAndFewInOthers_OrdersThemAll()
+    {
+        // One part (by the highest byte that differs) holds nearly every item, so its spare is nearly as large as the
+        // items; the others hold one or two, sorted by insertion.
+        var random = new Random(3);
+        var keys = Enumerable.Range(0, 20_000).Select(_ => (ulong)random.Next(0, 1 << 16))
+            .Concat([1UL << 40, (1UL << 40) + 5, 3UL << 40, (3UL << 40) - 1, 255UL << 40])
+            .OrderBy(_ => random.Next())
+            .ToArray();
+        CheckSort(keys);
+    }
+
+    [Fact]
+    public void Sort_ScoresOfManyRecords_NeedsASpareOfOnePartNotOfAllTheItems()
+    {
+        // A million scores below a million split by their third byte into 16 parts: the sort's spare is the size of
+        // one part. A sort that took a spare as large as the items would allocate more than the items' size.
+        var random = new Random(9);
+        var items = Enumerable.Range(0, 160_000).Select(item => (Key: (ulong)random.Next(0, 1_000_000), Item: item)).ToArray();
+        var itemsBytes = items.Length * 16L;
+        RadixSort.Sort(items.AsSpan(0, 64), default(PairNumbers));
+        var before = GC.GetAllocatedBytesForCurrentThread();
+        RadixSort.Sort(items.AsSpan(), default(PairNumbers));
+        var allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.True(allocated < itemsBytes / 4, $"the sort allocated {allocated} bytes for {itemsBytes} bytes of items");
+        Assert.True(items.Select(p => p.Key).SequenceEqual(items.Select(p => p.Key).Order()), "the items are in order");
+    }
+
+    /// <summary>The sort of pairs of <paramref name="keys"/> and their places, against LINQ's: the same keys in order, and every pair once.</summary>
+    private static void CheckSort(ulong[] keys)
+    {
         var items = keys.Select((key, item) => (Key: key, Item: item)).ToArray();
-        var expected = items.OrderBy(p => p.Key).ToList();
-        var sorted = RadixSort.Sort(items, count, default(PairNumbers));
-        Assert.Equal(expected, sorted.Take(count));
+        RadixSort.Sort(items.AsSpan(), default(PairNumbers));
+        Assert.Equal(keys.Order(), items.Select(p => p.Key));
+        Assert.Equal(Enumerable.Range(0, keys.Length), items.Select(p => p.Item).Order());
+        Assert.All(items, p => Assert.Equal(keys[p.Item], p.Key));
     }
 
     /// <summary>A pair's number is its key.</summary>
