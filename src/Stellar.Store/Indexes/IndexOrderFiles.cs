@@ -44,10 +44,12 @@ internal sealed class IndexOrderFiles
     }
 
     /// <summary>
-    /// The keys the file of index <paramref name="indexName"/> holds, when it exists, decodes whole and holds exactly
-    /// <paramref name="expected"/> of them; otherwise null. The caller still checks them against the records.
+    /// The keys the file of index <paramref name="indexName"/> lists, to be read in order, when it exists and its header
+    /// holds the number <paramref name="expected"/>; otherwise null. The keys are decoded as they are read
+    /// (<see cref="IndexOrderKeys{TKey}.TryRead"/>), which finds a damaged rest of the file; the caller still checks
+    /// them against the records.
     /// </summary>
-    public TKey[]? Read<TKey>(string indexName, long expected)
+    public IndexOrderKeys<TKey>? Read<TKey>(string indexName, long expected)
     {
         var name = StoreFileNames.IndexOrder(_collectionId, indexName);
         try
@@ -57,33 +59,28 @@ internal sealed class IndexOrderFiles
                 return null;
             }
 
-            var reader = new MessagePackReader(_storage.ReadAllBytes(name));
+            var file = _storage.ReadAllBytes(name);
+            var reader = new MessagePackReader(file);
             if (reader.ReadArrayHeader() != Fields + expected || reader.ReadString() != Tag || reader.ReadInt32() != FormatNumber
                 || reader.ReadString() != indexName || reader.ReadInt64() != expected)
             {
                 return null;
             }
 
-            var options = _serializer.Options;
-            var formatter = options.Resolver.GetFormatterWithVerify<TKey>();
-            var keys = new TKey[expected];
-            for (var i = 0; i < keys.Length; i++)
-            {
-                keys[i] = formatter.Deserialize(ref reader, options);
-                if (keys[i] is null)
-                {
-                    return null;
-                }
-            }
-
-            return reader.End ? keys : null;
+            return new IndexOrderKeys<TKey>(file, (int)reader.Consumed, expected, _serializer.Options);
         }
-        catch (Exception e) when (e is MessagePackSerializationException or EndOfStreamException or IOException or UnauthorizedAccessException or OverflowException)
+        catch (Exception e) when (Damaged(e))
         {
-            // Damaged, crafted, of another key type, or unreadable: the build sorts instead.
             return null;
         }
     }
+
+    /// <summary>
+    /// Whether <paramref name="e"/>, thrown while an order file was read, says it is damaged, crafted, of another key
+    /// type or unreadable: the build then sorts instead.
+    /// </summary>
+    public static bool Damaged(Exception e) =>
+        e is MessagePackSerializationException or EndOfStreamException or IOException or UnauthorizedAccessException or OverflowException;
 
     /// <summary>
     /// Replaces the file of index <paramref name="indexName"/> with <paramref name="keys"/> (<paramref name="count"/> of

@@ -170,14 +170,26 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         }
 
         const int Batch = 64;
-        var entries = new RunEntry<TIndexKey, TKey, TValue>[order.Length];
+        var entries = new RunEntry<TIndexKey, TKey, TValue>[order.Count];
         var rising = new RunEntryOrder<TIndexKey, TKey, TValue>(Order);
+        var keys = new TKey[Batch];
         var heads = new VersionNode<TValue>?[Batch];
         var values = new TValue[Batch];
-        for (var start = 0; start < order.Length; start += Batch)
+        if (entries.Length == 0)
         {
-            var count = Math.Min(Batch, order.Length - start);
-            map.HeadsOf(order.AsSpan(start, count), heads.AsSpan(0, count));
+            // No batch reads the file to its end: it must end after its header.
+            return order.TryRead([]) ? entries : null;
+        }
+
+        for (var start = 0; start < entries.Length; start += Batch)
+        {
+            var count = Math.Min(Batch, entries.Length - start);
+            if (!order.TryRead(keys.AsSpan(0, count)))
+            {
+                return null;
+            }
+
+            map.HeadsOf(keys.AsSpan(0, count), heads.AsSpan(0, count));
             for (var i = 0; i < count; i++)
             {
                 if (heads[i] is not { } head)
@@ -191,7 +203,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
             for (var i = 0; i < count; i++)
             {
                 var slot = start + i;
-                entries[slot] = new(_selector(values[i]), order[slot], heads[i]!);
+                entries[slot] = new(_selector(values[i]), keys[i], heads[i]!);
                 if (slot > 0 && rising.Compare(entries[slot - 1], entries[slot]) >= 0)
                 {
                     return null;

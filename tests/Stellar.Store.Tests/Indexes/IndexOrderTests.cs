@@ -96,6 +96,7 @@ public sealed class IndexOrderTests : IDisposable
     [Theory]
     [InlineData("garbage")]
     [InlineData("truncated")]
+    [InlineData("trailing")]
     [InlineData("swapped")]
     [InlineData("duplicated")]
     [InlineData("unknown-key")]
@@ -113,6 +114,9 @@ public sealed class IndexOrderTests : IDisposable
                 break;
             case "truncated":
                 File.WriteAllBytes(file, File.ReadAllBytes(file)[..^3]);
+                break;
+            case "trailing":
+                File.WriteAllBytes(file, [.. File.ReadAllBytes(file), 0x01]);
                 break;
             case "swapped":
                 (ids[10], ids[2_000]) = (ids[2_000], ids[10]);
