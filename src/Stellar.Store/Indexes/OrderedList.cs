@@ -566,8 +566,24 @@ internal sealed class OrderedList<T, TLead>
             }
         }
 
-        head = TextHead.Of(text, shared);
+        head = Head(text, shared);
         return 0;
+    }
+
+    /// <summary>
+    /// The four characters of <paramref name="text"/> from <paramref name="from"/> (a missing one as 0), the first
+    /// highest: of two texts that start with the same <paramref name="from"/> characters, the one with the lower head
+    /// sorts first in ordinal order, and only equal heads need their texts compared.
+    /// </summary>
+    private static ulong Head(string? text, int from)
+    {
+        ulong head = 0;
+        for (var at = from; at < from + 4; at++)
+        {
+            head = (head << 16) | (text is not null && at < text.Length ? text[at] : 0u);
+        }
+
+        return head;
     }
 
     /// <summary>
@@ -584,10 +600,10 @@ internal sealed class OrderedList<T, TLead>
 
         var first = page is OrderedListBranch<T, TLead> ? 1 : 0;
         var count = page.Count;
-        page.Shared = count - first > 1 ? TextHead.SharedLength(Text(page, first), Text(page, count - 1)) : 0;
+        page.Shared = count - first > 1 ? SharedLength(Text(page, first), Text(page, count - 1)) : 0;
         for (var slot = first; slot < count; slot++)
         {
-            heads[slot] = TextHead.Of(Text(page, slot), page.Shared);
+            heads[slot] = Head(Text(page, slot), page.Shared);
         }
     }
 
@@ -600,15 +616,18 @@ internal sealed class OrderedList<T, TLead>
     {
         var first = page is OrderedListBranch<T, TLead> ? 1 : 0;
         var text = Text(page, slot);
-        if (slot >= first && page.Shared > 0 && TextHead.SharedLength(text, Text(page, slot == first ? first + 1 : first)) < page.Shared)
+        if (slot >= first && page.Shared > 0 && SharedLength(text, Text(page, slot == first ? first + 1 : first)) < page.Shared)
         {
             FillHeads(page);
             return;
         }
 
-        page.Heads![slot] = TextHead.Of(text, page.Shared);
+        page.Heads![slot] = Head(text, page.Shared);
     }
 
     /// <summary>The leading key at <paramref name="slot"/> of a page that keeps heads, as text.</summary>
     private static string? Text(OrderedListPage<T, TLead> page, int slot) => (string?)(object?)page.Leads[slot];
+
+    /// <summary>How many characters <paramref name="x"/> and <paramref name="y"/> start with alike (none for a null).</summary>
+    private static int SharedLength(string? x, string? y) => x is null || y is null ? 0 : x.AsSpan().CommonPrefixLength(y);
 }

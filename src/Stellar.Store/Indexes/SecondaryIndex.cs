@@ -218,9 +218,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
     /// The entries of the stored records, sorted: one sort, instead of a search and a node per record. The array is sized
     /// by the count of stored records, so the run takes it without a copy (it grows only if the count were short). An
     /// index key that maps to a number (<see cref="RadixKey{T}"/>) is sorted by its bits, and only the records that share
-    /// one are sorted by comparisons, of their primary keys; text in ordinal order by the head of each key after the
-    /// start all keys share (<see cref="RunEntryTextHeads{TIndexKey,TKey,TValue}"/>), and only the records whose heads
-    /// tie by comparisons; any other key by comparisons.
+    /// one are sorted by comparisons, of their primary keys.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private (RunEntry<TIndexKey, TKey, TValue>[] Entries, int Count) Sorted(IRecordHeads<TKey, TValue> map, long version, Func<VersionNode<TValue>, TValue> read)
@@ -241,45 +239,28 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
 
         Debug.Assert(count == map.Published.Count, "the published count is the number of stored records");
         var order = new RunEntryOrder<TIndexKey, TKey, TValue>(Order);
-        var sorting = entries.AsSpan(0, count);
-        if (RadixKey<TIndexKey>.Supported)
+        if (!RadixKey<TIndexKey>.Supported)
         {
-            SortByNumbers(sorting, default(RunEntryNumbers<TIndexKey, TKey, TValue>), order);
-        }
-        else if (typeof(TIndexKey) == typeof(string) && ReferenceEquals(Order.IndexKeys, StringComparer.Ordinal))
-        {
-            SortByNumbers(sorting, RunEntryTextHeads<TIndexKey, TKey, TValue>.Of(sorting), order);
-        }
-        else
-        {
-            sorting.Sort(order);
+            entries.AsSpan(0, count).Sort(order);
+            return (entries, count);
         }
 
-        return (entries, count);
-    }
+        RadixSort.Sort(entries.AsSpan(0, count), default(RunEntryNumbers<TIndexKey, TKey, TValue>));
 
-    /// <summary>
-    /// Sorts <paramref name="entries"/> by the numbers <paramref name="numbers"/> gives them, which order them as
-    /// <paramref name="order"/> does where they differ, and then each run of entries with equal numbers by
-    /// <paramref name="order"/>: a short one (most, for a key like a score) by insertion, without the call of a sort.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private static void SortByNumbers<TNumbers>(Span<RunEntry<TIndexKey, TKey, TValue>> entries, TNumbers numbers, RunEntryOrder<TIndexKey, TKey, TValue> order)
-        where TNumbers : struct, IRadixNumbers<RunEntry<TIndexKey, TKey, TValue>>
-    {
-        RadixSort.Sort(entries, numbers);
-        for (var start = 0; start < entries.Length;)
+        // Records that share an index key are in no particular order: each group is sorted by primary key, a small one
+        // (most, for a key like a score) by insertion, without the call of a sort.
+        for (var start = 0; start < count;)
         {
-            var number = numbers.Of(in entries[start]);
+            var number = RadixKey<TIndexKey>.Of(entries[start].IndexKey);
             var end = start + 1;
-            while (end < entries.Length && numbers.Of(in entries[end]) == number)
+            while (end < count && RadixKey<TIndexKey>.Of(entries[end].IndexKey) == number)
             {
                 end++;
             }
 
             if (end - start > 8)
             {
-                entries[start..end].Sort(order);
+                entries.AsSpan(start, end - start).Sort(order);
             }
             else
             {
@@ -299,5 +280,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
 
             start = end;
         }
+
+        return (entries, count);
     }
 }
