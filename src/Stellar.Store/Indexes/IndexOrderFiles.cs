@@ -76,10 +76,10 @@ internal sealed class IndexOrderFiles
     }
 
     /// <summary>
-    /// Whether <paramref name="e"/>, thrown while an order file was read, says it is damaged, crafted, of another key
-    /// type or unreadable: the build then sorts instead.
+    /// Whether <paramref name="e"/>, thrown while an order file's header was read, says it is damaged, crafted or
+    /// unreadable: the build then sorts instead.
     /// </summary>
-    public static bool Damaged(Exception e) =>
+    private static bool Damaged(Exception e) =>
         e is MessagePackSerializationException or EndOfStreamException or IOException or UnauthorizedAccessException or OverflowException;
 
     /// <summary>

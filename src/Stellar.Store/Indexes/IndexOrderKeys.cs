@@ -32,7 +32,7 @@ internal sealed class IndexOrderKeys<TKey>
 
     /// <summary>
     /// Fills <paramref name="keys"/> with the next keys of the file; false when the file is damaged: a key that does not
-    /// decode or is null, or, once the last key is read, bytes after it.
+    /// decode (whatever the key type throws) or is null, or, once the last key is read, bytes after it.
     /// </summary>
     public bool TryRead(Span<TKey> keys)
     {
@@ -53,8 +53,10 @@ internal sealed class IndexOrderKeys<TKey>
                 }
             }
         }
-        catch (Exception e) when (IndexOrderFiles.Damaged(e))
+        catch (Exception)
         {
+            // Not only the reader's exceptions: a key type's own formatter or constructor throws what it likes for a
+            // value it refuses, and an order is a hint, whose damage never fails a build.
             return false;
         }
 

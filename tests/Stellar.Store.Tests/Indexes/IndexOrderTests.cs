@@ -149,6 +149,49 @@ public sealed class IndexOrderTests : IDisposable
         Check(byGold, byName, byLevel);
     }
 
+    [Fact]
+    public async Task Reopen_WithAnOrderHoldingAKeyTheKeyTypeRefuses_SortsInsteadAndAnswersAsTheModel()
+    {
+        // A key type may throw its own exception for a value it refuses: an order that holds one is damaged like any other.
+        var badges = Enumerable.Range(0, 500).Select(i => new Badge(new BadgeId(i), "b" + (i * 7 % 500))).ToList();
+        await using (var store = await StellarStore.OpenAsync(_dir.Path))
+        {
+            var collection = store.GetCollection<BadgeId, Badge>("badges", b => b.Id);
+            await collection.BulkImportAsync(badges);
+            await collection.Index("by-name", b => b.Name).Ready;
+        }
+
+        var file = Path.Combine(_dir.Path, StoreFileNames.IndexOrder(1, "by-name"));
+        Assert.True(File.Exists(file));
+        var inOrder = badges.OrderBy(b => b.Name, StringComparer.Ordinal).ThenBy(b => b.Id.Value).ToList();
+
+        // The order crafted right is trusted, so the crafting is right; the same order with one refused key is not.
+        foreach (var refused in new[] { false, true })
+        {
+            var buffer = new System.Buffers.ArrayBufferWriter<byte>();
+            var writer = new MessagePack.MessagePackWriter(buffer);
+            writer.WriteArrayHeader(4 + inOrder.Count);
+            writer.Write("stellar-index-order");
+            writer.Write(1);
+            writer.Write("by-name");
+            writer.Write((long)inOrder.Count);
+            for (var i = 0; i < inOrder.Count; i++)
+            {
+                writer.WriteArrayHeader(1);
+                writer.Write(refused && i == 250 ? -1 : inOrder[i].Id.Value);
+            }
+
+            writer.Flush();
+            File.WriteAllBytes(file, buffer.WrittenSpan.ToArray());
+
+            await using var reopened = await StellarStore.OpenAsync(_dir.Path);
+            var byName = reopened.GetCollection<BadgeId, Badge>("badges", b => b.Id).Index("by-name", b => b.Name);
+            await byName.Ready;
+            Assert.Equal(!refused, ((SecondaryIndex<string, BadgeId, Badge>)byName.Index).BuiltFromSavedOrder);
+            Assert.Equal(inOrder.Select(b => b.Id), byName.All().Select(b => b.Id));
+        }
+    }
+
     [Theory]
     [InlineData(FaultTiming.BeforeEffect)]
     [InlineData(FaultTiming.AfterEffect)]
