@@ -147,6 +147,13 @@ public sealed class DryRunTests : IDisposable
             Assert.True(Cell("UpdatesPerSecond") > 0, $"{store} made no update");
             Assert.True(Cell("ReadsPerSecond") > 0, $"{store} ran no query");
             Assert.False(string.IsNullOrEmpty(cells[Array.IndexOf(header, "Pairing")]), $"{store} has no durability pairing");
+
+            // An operation's latency counts from its intended start, or from when it started if the wait woke early: never
+            // less than the operation took.
+            foreach (var latency in new[] { "WriteP50Us", "WriteP99Us", "ReadP50Us", "ReadP99Us" })
+            {
+                Assert.True(Cell(latency) >= 0, $"{store} has a {latency} of {Cell(latency)} µs");
+            }
         }
 
         // Every store ran in both rounds, and the summary gives each figure with an interval over the runs.

@@ -13,7 +13,8 @@ namespace Stellar.Store.Benchmarks.Game;
 /// while 16 readers each run a top-100 leaderboard query at 20 Hz.
 /// Latency is measured from each operation's intended start on a fixed schedule (tick k of a writer at k × 50 ms;
 /// reader r's query k at k × 50 ms plus r's stagger), not from when a late caller got round to it, so a store that
-/// falls behind shows its backlog instead of hiding it (coordinated omission). Each store plays the mix for a short
+/// falls behind shows its backlog instead of hiding it (coordinated omission); an operation whose wait woke before its
+/// intended start counts from its actual start, so that none counts as faster than it took. Each store plays the mix for a short
 /// untimed warm-up first, so that no row pays the process's cold start. Writers and readers are made before
 /// the clock starts; those of blocking peers run on their own threads, Stellar's as tasks. At the deadline no new
 /// operation starts; operations that were due and not started count as missed, with their wait so far as their
@@ -110,9 +111,10 @@ internal static class GameMix
                     return;
                 }
 
+                var from = From(intended, clock);
                 var updates = mine.Select(p => new SmallRecord { Id = p.Id, Name = p.Name, Score = random.Next(0, 1_000_000), LastSeen = DateTime.UtcNow }).ToArray();
                 await store.WriteTickAsync(updates).ConfigureAwait(false);
-                writes[w].Completed(clock.Elapsed - intended, updates.Length);
+                writes[w].Completed(clock.Elapsed - from, updates.Length);
             }
         }
 
@@ -128,12 +130,13 @@ internal static class GameMix
                     return;
                 }
 
+                var from = From(intended, clock);
                 if (store.Top(r, TopCount).Count != Math.Min(TopCount, players.Length))
                 {
                     throw new InvalidOperationException($"{store.Name} returned a leaderboard of the wrong length.");
                 }
 
-                reads[r].Completed(clock.Elapsed - intended, 1);
+                reads[r].Completed(clock.Elapsed - from, 1);
             }
         }
 
@@ -144,6 +147,17 @@ internal static class GameMix
         callers.Run();
         var elapsed = clock.Elapsed.TotalSeconds;
         return GameRow.From(store.Name, store.Pairing, players.Length * TickHz, elapsed, writes, reads);
+    }
+
+    /// <summary>
+    /// Where an operation's latency counts from: its intended start, so that a store that falls behind its schedule
+    /// pays for the wait; or its actual start when the wait woke before the intended one (a sleep is whole
+    /// milliseconds, so it wakes up to one early), so that no operation counts as faster than it took.
+    /// </summary>
+    private static TimeSpan From(TimeSpan intended, Stopwatch clock)
+    {
+        var started = clock.Elapsed;
+        return started < intended ? started : intended;
     }
 
     /// <summary>Waits until <paramref name="intended"/>; false when the deadline has passed (nothing new starts after it).</summary>
