@@ -140,9 +140,13 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     /// <summary>The index is not kept any more (nor built): reads throw <paramref name="failure"/>.</summary>
     protected void Fail(Exception failure) => Volatile.Write(ref _failure, failure);
 
-    /// <summary>The failure of a key selector that threw for a value.</summary>
-    protected InvalidOperationException SelectorThrew(Exception cause) => new(
-        $"Index '{Name}' is not kept any more: its key selector threw ({cause.Message}). Fix the selector and declare the index again after reopening the store.", cause);
+    /// <summary>
+    /// The failure of a key selector that threw for a value, saying how to recover without reopening the store: an index
+    /// that answered is dropped before its name is declared again; one that never answered left its name free.
+    /// </summary>
+    protected InvalidOperationException SelectorThrew(Exception cause) => new(BuiltAt >= 0
+        ? $"Index '{Name}' is not kept any more: its key selector threw ({cause.Message}). Fix the selector, drop the index (DropIndexAsync) and declare it again."
+        : $"Index '{Name}' was not built: its key selector threw ({cause.Message}). Fix the selector and declare the index again.", cause);
 
     /// <summary>
     /// Why a build that threw <paramref name="thrown"/> failed: the read's own exception when a record's value could not

@@ -70,7 +70,7 @@ public sealed class IndexLifecycleTests : IDisposable
     }
 
     [Fact]
-    public async Task Index_WhenItsSelectorThrows_FailsAloneWhileWritesGoOnAndTheNameCanBeDeclaredAgain()
+    public async Task Index_WhenItsSelectorThrows_FailsAloneWhileWritesGoOnAndSaysHowToDeclareItAgainInTheSameStore()
     {
         await using var store = await StellarStore.OpenAsync(_dir.Path);
         var players = store.GetCollection<int, Player>("players", p => p.Id);
@@ -84,9 +84,19 @@ public sealed class IndexLifecycleTests : IDisposable
         var stopped = Assert.Throws<InvalidOperationException>(() => byName.All().ToList());
         Assert.IsType<FormatException>(stopped.InnerException);
 
+        // It says how to recover, and that works in the same store: drop it and declare it again.
+        Assert.Contains("DropIndexAsync", stopped.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain("reopen", stopped.Message, StringComparison.OrdinalIgnoreCase);
+        await players.DropIndexAsync(byName);
+        var renamed = players.Index("by-name", p => p.Name);
+        await renamed.Ready;
+        Assert.Equal(new[] { 1, 2 }, renamed.All().Select(p => p.Id));
+
         // A selector that throws on a stored record fails the build: Ready faults, and the name is free again.
         var broken = players.Index("by-first", p => p.Name[3]);
-        await Assert.ThrowsAsync<InvalidOperationException>(() => broken.Ready);
+        var failed = await Assert.ThrowsAsync<InvalidOperationException>(() => broken.Ready);
+        Assert.DoesNotContain("reopen", failed.Message, StringComparison.OrdinalIgnoreCase);
+        Assert.DoesNotContain("DropIndexAsync", failed.Message, StringComparison.Ordinal);
         var fixedIndex = players.Index("by-first", p => p.Name[0]);
         await fixedIndex.Ready;
         Assert.Equal(new[] { 1, 2 }, fixedIndex.Equal('a').Select(p => p.Id));
