@@ -22,8 +22,12 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
 
     private readonly IEqualityComparer<TKey>? _keyEquality;
 
-    /// <summary>Writer only: the slot of each record's entry in the run, which is its current entry while it has not ended.</summary>
-    private RunSlots<TIndexKey, TKey, TValue> _slots;
+    /// <summary>
+    /// Writer only: the slot of each record's entry in the run, which is its current entry while it has not ended. A build
+    /// leaves it to be filled on a thread of the pool once the index answers, since only a write needs it: the writer's
+    /// first write that touches the run waits for it (or fills it, if the pool has not begun).
+    /// </summary>
+    private Lazy<RunSlots<TIndexKey, TKey, TValue>> _slots;
 
     public SecondaryIndex(string collection, string name, Func<TValue, TIndexKey> selector, bool unique, IComparer<TIndexKey> indexKeys, IComparer<TKey> keys, IEqualityComparer<TKey>? keyEquality, IndexOrderFiles? orders)
         : base(collection, name, indexKeys, keys)
@@ -34,7 +38,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         _selector = selector;
         _keyEquality = keyEquality;
         _listed = new Dictionary<TKey, IndexEntry<TIndexKey, TKey, TValue>>(keyEquality);
-        _slots = new RunSlots<TIndexKey, TKey, TValue>([], 0, keyEquality);
+        _slots = new(new RunSlots<TIndexKey, TKey, TValue>([], 0, keyEquality));
     }
 
     /// <summary>Whether no two records may have the same index key (staging rejects a write that would break it).</summary>
@@ -68,8 +72,12 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
             return false;
         }
 
-        _slots = new RunSlots<TIndexKey, TKey, TValue>(entries, count, _keyEquality);
+        var slots = new Lazy<RunSlots<TIndexKey, TKey, TValue>>(
+            () => new RunSlots<TIndexKey, TKey, TValue>(entries, count, _keyEquality),
+            LazyThreadSafetyMode.ExecutionAndPublication);
+        _slots = slots;
         Install(new SortedRun<TIndexKey, TKey, TValue>(entries, count));
+        ThreadPool.UnsafeQueueUserWorkItem(static slots => _ = slots.Value, slots, preferLocal: false);
         return true;
     }
 
@@ -147,7 +155,7 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
     }
 
     /// <summary>Writer only: the slot of the run that holds record <paramref name="key"/>'s current entry, or -1.</summary>
-    private int LiveSlot(TKey key) => _slots.Find(key) is var slot and >= 0 && Run.UntilAt(slot) == long.MaxValue ? slot : -1;
+    private int LiveSlot(TKey key) => _slots.Value.Find(key) is var slot and >= 0 && Run.UntilAt(slot) == long.MaxValue ? slot : -1;
 
     /// <summary>
     /// The entries of the stored records in the order the index's order file lists their primary keys, when it is

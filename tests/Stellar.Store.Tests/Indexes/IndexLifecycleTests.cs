@@ -33,6 +33,45 @@ public sealed class IndexLifecycleTests : IDisposable
         Assert.Equal(100, byGold.All().Count());
     }
 
+    /// <summary>
+    /// A build leaves the writer's table of where each record's entry lies to be filled once the index answers, so the
+    /// writes that come the moment it answers must find the entries the build made, not add a second one beside them.
+    /// </summary>
+    [Fact]
+    public async Task Indexes_WrittenTheMomentTheyAnswer_MoveAndDeleteTheRecordsTheirBuildsHeld()
+    {
+        const int Count = 50_000;
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        await players.WriteAsync(b =>
+        {
+            for (var i = 0; i < Count; i++)
+            {
+                b.Insert(new Player(i, $"p{i:D6}", i % 7, i));
+            }
+        });
+
+        var byGold = players.Index("by-gold", p => p.Gold);
+        var byName = players.Index("by-name", p => p.Name);
+        await Task.WhenAll(byGold.Ready, byName.Ready);
+        var moves = players.WriteAsync(b =>
+        {
+            for (var i = 0; i < Count; i += 97)
+            {
+                b.Upsert(new Player(i, $"moved{i:D6}", 0, Count + i));
+            }
+
+            b.Delete(1);
+        });
+        await moves;
+
+        var model = Enumerable.Range(0, Count).Where(i => i != 1)
+            .Select(i => i % 97 == 0 ? new Player(i, $"moved{i:D6}", 0, Count + i) : new Player(i, $"p{i:D6}", i % 7, i))
+            .ToList();
+        Assert.Equal(model.OrderBy(p => p.Gold).ThenBy(p => p.Id), byGold.All());
+        Assert.Equal(model.OrderBy(p => p.Name, StringComparer.Ordinal).ThenBy(p => p.Id), byName.All());
+    }
+
     [Fact]
     public async Task SnapshotIndex_WhenTheSnapshotIsOlderThanTheIndex_ThrowsAndANewSnapshotAnswers()
     {
