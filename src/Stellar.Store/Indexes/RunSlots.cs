@@ -13,7 +13,8 @@ namespace Stellar.Store.Indexes;
 /// costs two cells of four bytes, filled in one pass over the run.</para>
 /// <para>The table never changes after it is built: a slot whose entry ended stays, and the caller tells from the run
 /// that it ended (<see cref="SortedRun{TIndexKey,TKey,TValue}.UntilAt"/>).</para>
-/// <para>Thread safety: immutable once built; its owner (the collection's writer) reads it.</para>
+/// <para>Thread safety: immutable once built, by whichever thread asks for it first (the pool's, or the writer's), and
+/// handed over through a <see cref="Lazy{T}"/>; its owner (the collection's writer) reads it.</para>
 /// </remarks>
 internal sealed class RunSlots<TIndexKey, TKey, TValue>
     where TKey : notnull
