@@ -77,8 +77,24 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
             LazyThreadSafetyMode.ExecutionAndPublication);
         _slots = slots;
         Install(new SortedRun<TIndexKey, TKey, TValue>(entries, count));
-        ThreadPool.UnsafeQueueUserWorkItem(static slots => _ = slots.Value, slots, preferLocal: false);
+        ThreadPool.UnsafeQueueUserWorkItem(Fill, slots, preferLocal: false);
         return true;
+    }
+
+    /// <summary>
+    /// On the thread pool: fills a build's slot table before the writer needs it. A failure (out of memory, say) must not
+    /// end the process, as an exception out of a work item would, and is not lost: the table keeps it, and the writer
+    /// meets it when it asks.
+    /// </summary>
+    private static void Fill(Lazy<RunSlots<TIndexKey, TKey, TValue>> slots)
+    {
+        try
+        {
+            _ = slots.Value;
+        }
+        catch (Exception)
+        {
+        }
     }
 
     public override void SaveOrder(long version, long count)
