@@ -24,8 +24,8 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
 
     /// <summary>
     /// Writer only: the slot of each record's entry in the run, which is its current entry while it has not ended. A build
-    /// leaves it to be filled on a thread of the pool once the index answers, since only a write needs it: the writer's
-    /// first write that touches the run waits for it (or fills it, if the pool has not begun).
+    /// leaves it to be filled on a thread of the pool once the run is built, since only a write needs it: the writer's
+    /// first write after the build waits for it (or fills it, if the pool has not begun).
     /// </summary>
     private Lazy<RunSlots<TIndexKey, TKey, TValue>> _slots;
 
