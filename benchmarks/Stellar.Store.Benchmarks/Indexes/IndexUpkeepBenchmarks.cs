@@ -75,6 +75,10 @@ public class IndexUpkeepBenchmarks
         }
 
         _version = 1;
+
+        // The index fills the writer's table of where each record's entry lies after its build, and the first write waits
+        // for that: one write of a record as it is, untimed, so that the timed moves measure the upkeep alone.
+        Move([_records[0]]);
         if (Settled)
         {
             Move(_settling);
