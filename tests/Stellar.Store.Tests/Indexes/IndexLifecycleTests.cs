@@ -34,7 +34,7 @@ public sealed class IndexLifecycleTests : IDisposable
     }
 
     /// <summary>
-    /// A build leaves the writer's table of where each record's entry lies to be filled once the index answers, so the
+    /// A build leaves the writer's table of where each record's entry lies to be filled after it, on the pool, so the
     /// writes that come the moment it answers must find the entries the build made, not add a second one beside them.
     /// </summary>
     [Fact]
