@@ -168,21 +168,8 @@ public sealed class IndexOrderTests : IDisposable
         // The order crafted right is trusted, so the crafting is right; the same order with one refused key is not.
         foreach (var refused in new[] { false, true })
         {
-            var buffer = new System.Buffers.ArrayBufferWriter<byte>();
-            var writer = new MessagePack.MessagePackWriter(buffer);
-            writer.WriteArrayHeader(4 + inOrder.Count);
-            writer.Write("stellar-index-order");
-            writer.Write(1);
-            writer.Write("by-name");
-            writer.Write((long)inOrder.Count);
-            for (var i = 0; i < inOrder.Count; i++)
-            {
-                writer.WriteArrayHeader(1);
-                writer.Write(refused && i == 250 ? -1 : inOrder[i].Id.Value);
-            }
-
-            writer.Flush();
-            File.WriteAllBytes(file, buffer.WrittenSpan.ToArray());
+            // A badge's key is written as an array of its one value.
+            Craft(file, "by-name", inOrder.Select((b, i) => new[] { refused && i == 250 ? -1 : b.Id.Value }).ToArray());
 
             await using var reopened = await StellarStore.OpenAsync(_dir.Path);
             var byName = reopened.GetCollection<BadgeId, Badge>("badges", b => b.Id).Index("by-name", b => b.Name);
@@ -233,8 +220,8 @@ public sealed class IndexOrderTests : IDisposable
     private static bool SavedOrderUsed<TIndexKey>(CollectionIndex<TIndexKey, int, Player> index) =>
         ((SecondaryIndex<TIndexKey, int, Player>)index.Index).BuiltFromSavedOrder;
 
-    /// <summary>An order file as the format describes it, written by the test itself.</summary>
-    private static void Craft(string file, string indexName, int[] ids)
+    /// <summary>An order file as the format describes it, written by the test itself, each key as MessagePack writes it.</summary>
+    private static void Craft<TKey>(string file, string indexName, TKey[] ids)
     {
         var buffer = new System.Buffers.ArrayBufferWriter<byte>();
         var writer = new MessagePack.MessagePackWriter(buffer);
@@ -245,7 +232,7 @@ public sealed class IndexOrderTests : IDisposable
         writer.Write((long)ids.Length);
         foreach (var id in ids)
         {
-            writer.Write(id);
+            MessagePack.MessagePackSerializer.Serialize(ref writer, id);
         }
 
         writer.Flush();
