@@ -8,7 +8,7 @@ using Stellar.Store.Benchmarks.Report;
 using Stellar.Store.Benchmarks.Units;
 
 // Verbs:
-//   all [BenchmarkDotNet args]  every benchmark, then the game mix, the units verb, the memory verb, then the report
+//   all [BenchmarkDotNet args]  every benchmark, then the game mix, the units and upkeep verbs, the memory verb, then the report
 //   game [seconds] [runs]       only the game mix (workload 8), 10 s per run and 6 runs per store by default
 //   report                      only the report, from the last run's CSV files
 //   units [seconds] [runs]      only writes across collections against single-collection batches, 64 callers (5 s, 6 runs)
@@ -16,6 +16,7 @@ using Stellar.Store.Benchmarks.Units;
 //                               json: the events through Akka's default JSON serializer instead of a binary one
 //   memory [records]            managed and resident bytes per record, Dictionary against an opened store (1,000,000)
 //   indexbuild [runs]           only how long writes wait while an index is added to a live collection (6 runs)
+//   upkeep [runs]               only what keeping one and two indexes costs 64 callers' writes, rows side by side (12 rounds)
 //   anything else               BenchmarkDotNet's own command line (--filter, --anyCategories, --list flat, ...)
 var verb = args.FirstOrDefault();
 var rest = args.Skip(1).ToArray();
@@ -37,6 +38,9 @@ switch (verb)
     case "indexbuild":
         IndexBuildMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var buildRuns) ? buildRuns : IndexBuildMix.DefaultRuns);
         return 0;
+    case "upkeep":
+        UpkeepMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var upkeepRuns) ? upkeepRuns : UpkeepMix.DefaultRuns);
+        return 0;
     case "memory":
         return MemoryFootprint.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var records) ? records : Scale.Records(1_000_000));
     case MemoryFootprint.ChildVerb:
@@ -46,6 +50,7 @@ switch (verb)
         BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(["--filter", "*", .. rest], BenchConfig.Create());
         GameMix.Run(Paths.Results, GameDuration([]), GameMix.DefaultRuns);
         UnitMix.Run(Paths.Results, UnitDuration([]), UnitMix.DefaultRuns);
+        UpkeepMix.Run(Paths.Results, UpkeepMix.DefaultRuns);
         if (MemoryFootprint.Run(Paths.Results, Scale.Records(1_000_000)) != 0)
         {
             return 1;

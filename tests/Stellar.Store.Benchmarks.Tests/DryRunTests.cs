@@ -211,6 +211,48 @@ public sealed class DryRunTests : IDisposable
     }
 
     [Fact]
+    public void Upkeep_WhenRunDry_MeasuresEveryRowInEveryRoundAndJudgesBothGoalsFromTheRoundsRatios()
+    {
+        UpkeepMix.Run(_results, runs: 2);
+
+        // Every round has each row once, as the CSV the report reads says; a row's writes all completed.
+        var rows = UpkeepRow.Load(Path.Combine(_results, "upkeep.csv"));
+        Assert.Equal(6, rows.Count);
+        foreach (var run in new[] { 1, 2 })
+        {
+            Assert.Equal(UpkeepMix.Rows, rows.Where(r => r.Run == run).Select(r => r.Indexes).Order());
+        }
+
+        Assert.All(rows, r =>
+        {
+            Assert.Equal(UpkeepMix.Callers, r.Callers);
+            Assert.True(r.Writes > 0 && r.Seconds > 0, $"round {r.Run}, {r.Indexes} index(es): nothing timed");
+        });
+
+        // The ratio of a round is its own rows' (an independent computation from the CSV), and the goals are judged on
+        // the rounds' ratios, in the verb's summary and in the report's goal table alike.
+        foreach (var count in new[] { 1, 2 })
+        {
+            var perRound = new[] { 1, 2 }.Select(run => rows.Single(r => r.Run == run && r.Indexes == count).NsPerWrite / rows.Single(r => r.Run == run && r.Indexes == 0).NsPerWrite).Order().ToArray();
+            var ratio = UpkeepMix.Ratio(rows, count)!.Value;
+            Assert.Equal((perRound[0] + perRound[1]) / 2, ratio.Median, 9);
+            Assert.Equal(perRound[0], ratio.Low, 9);
+            Assert.Equal(perRound[1], ratio.High, 9);
+        }
+
+        var goals = new Goals([], upkeep: rows).Evaluate().Where(g => g.Goal.EndsWith("rows side by side", StringComparison.Ordinal)).ToList();
+        Assert.Equal(2, goals.Count);
+        Assert.All(goals, g => Assert.NotNull(g.Ratio));
+        Assert.All(goals, g => Assert.Contains(g.Status, new[] { "met", "**MISSED**", "inconclusive (the interval spans the target)" }));
+        Assert.Equal(["≤ 1.176×", "≤ 1.429×"], goals.Select(g => g.Target));
+        var markdown = File.ReadAllText(Path.Combine(_results, "upkeep.md"));
+        Assert.Matches(@"\| the score and the name \| [\d,]+ \[[\d,]+–[\d,]+\] \| [\d.]+ \[[\d.]+–[\d.]+\] \| ≤ 1.429× \|", markdown);
+
+        // Without the verb's results the goals say so, not a status.
+        Assert.All(new Goals([]).Evaluate().Where(g => g.Goal.EndsWith("rows side by side", StringComparison.Ordinal)), g => Assert.Equal("upkeep verb not run", g.Status));
+    }
+
+    [Fact]
     public void IndexBuild_WhenRunDry_ReportsEveryRunWithTheWritesBeforeAndDuringTheBuild()
     {
         var rows = IndexBuildMix.Run(_results, runs: 2);

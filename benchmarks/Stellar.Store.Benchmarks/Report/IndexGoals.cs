@@ -1,10 +1,14 @@
+using System.Globalization;
+using Stellar.Store.Benchmarks.Indexes;
+
 namespace Stellar.Store.Benchmarks.Report;
 
 /// <summary>
 /// The goals for ordered indexes: a top-100 by index against today's scan-and-sort and against SQLite and LiteDB with
-/// an index on the same field, what keeping indexes costs 64 callers' writes, and what two indexes add to an open.
+/// an index on the same field, what keeping indexes costs 64 callers' writes (from BenchmarkDotNet's rows, and from the
+/// <c>upkeep</c> verb's rows side by side when it ran), and what two indexes add to an open.
 /// </summary>
-internal sealed class IndexGoals(Goals goals)
+internal sealed class IndexGoals(Goals goals, IReadOnlyList<UpkeepRow>? upkeep = null)
 {
     public IEnumerable<GoalRow> Evaluate()
     {
@@ -27,9 +31,29 @@ internal sealed class IndexGoals(Goals goals)
                 $"time per write with {count}: {Goals.Time(kept)} / without: {Goals.Time(none)} (≤ {Math.Round(target, 3)}× the time is ≥ {100 - (15 * count)}% of the throughput)");
         }
 
+        foreach (var count in UpkeepMix.Rows.Where(r => r > 0))
+        {
+            yield return Paired(count);
+        }
+
         var plain = goals.Find("Open", "Stellar_Plain");
         var indexed = goals.Find("Open", "Stellar_Plain_TwoIndexes");
         yield return Goals.AtMost("open of 1,000,000 records with two indexes built ≤ 1.3× the open without", indexed, plain, 1.3,
             $"open + two indexes {Goals.Time(indexed)} / open {Goals.Time(plain)}");
+    }
+
+    /// <summary>The upkeep goal of <paramref name="count"/> indexes from the <c>upkeep</c> verb: the ratio taken per round, judged on its interval.</summary>
+    private GoalRow Paired(int count)
+    {
+        var goal = $"keeping {count} index{(count == 1 ? "" : "es")} costs ≤ {15 * count}% of {UpkeepMix.Callers} callers' write throughput (WriteThrough), rows side by side";
+        var target = UpkeepMix.Target(count);
+        var bound = $"≤ {target.ToString(CultureInfo.InvariantCulture)}×";
+        if (upkeep is null || upkeep.Count == 0 || UpkeepMix.Ratio(upkeep, count) is not { } ratio)
+        {
+            return new GoalRow(goal, "no upkeep results in this run (`upkeep` verb)", null, null, null, bound, "upkeep verb not run");
+        }
+
+        return new GoalRow(goal, $"time per write with {count} over without, per round, median of {ratio.Samples} rounds", ratio.Median, ratio.Low, ratio.High, bound,
+            UpkeepMix.Judge(ratio, target));
     }
 }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Stellar.Store.Benchmarks.Game;
+using Stellar.Store.Benchmarks.Indexes;
 using Stellar.Store.Benchmarks.Infrastructure;
 using Stellar.Store.Benchmarks.Units;
 
@@ -35,7 +36,8 @@ internal static class ReportCommand
 
         var rows = Directory.GetFiles(reports, "*-report.csv").Order(StringComparer.Ordinal).SelectMany(ResultRow.Load).ToList();
         var goals = new Goals(rows, GameRow.Load(Path.Combine(results, "game-mix.csv")), MemoryRow.Load(Path.Combine(results, "memory.csv")),
-            TickRow.Load(Path.Combine(results, "game-tick.csv")), UnitRow.Load(Path.Combine(results, "units.csv")));
+            TickRow.Load(Path.Combine(results, "game-tick.csv")), UnitRow.Load(Path.Combine(results, "units.csv")),
+            UpkeepRow.Load(Path.Combine(results, "upkeep.csv")));
         var goalRows = goals.Evaluate();
         File.WriteAllText(Path.Combine(results, "ratios.csv"), RatiosCsv(goalRows));
         File.WriteAllText(Path.Combine(results, "ratios.md"), RatiosMarkdown(goalRows));
