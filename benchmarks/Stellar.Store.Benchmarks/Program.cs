@@ -3,12 +3,13 @@ using Stellar.Store.Benchmarks.Game;
 using Stellar.Store.Benchmarks.Indexes;
 using Stellar.Store.Benchmarks.Infrastructure;
 using Stellar.Store.Benchmarks.Memory;
+using Stellar.Store.Benchmarks.Open;
 using Stellar.Store.Benchmarks.Persistence;
 using Stellar.Store.Benchmarks.Report;
 using Stellar.Store.Benchmarks.Units;
 
 // Verbs:
-//   all [BenchmarkDotNet args]  every benchmark, then the game mix, the units and upkeep verbs, the memory verb, then the report
+//   all [BenchmarkDotNet args]  every benchmark, then the game mix, the units, upkeep and opens verbs, the memory verb, then the report
 //   game [seconds] [runs]       only the game mix (workload 8), 10 s per run and 6 runs per store by default
 //   report                      only the report, from the last run's CSV files
 //   units [seconds] [runs]      only writes across collections against single-collection batches, 64 callers (5 s, 6 runs)
@@ -17,6 +18,7 @@ using Stellar.Store.Benchmarks.Units;
 //   memory [records]            managed and resident bytes per record, Dictionary against an opened store (1,000,000)
 //   indexbuild [runs]           only how long writes wait while an index is added to a live collection (6 runs)
 //   upkeep [runs]               only what keeping one and two indexes costs 64 callers' writes, rows side by side (12 rounds)
+//   opens [runs]                only the open with two indexes against the open without, side by side (12 rounds)
 //   anything else               BenchmarkDotNet's own command line (--filter, --anyCategories, --list flat, ...)
 var verb = args.FirstOrDefault();
 var rest = args.Skip(1).ToArray();
@@ -41,6 +43,9 @@ switch (verb)
     case "upkeep":
         UpkeepMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var upkeepRuns) ? upkeepRuns : UpkeepMix.DefaultRuns);
         return 0;
+    case "opens":
+        OpenPairMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var openRuns) ? openRuns : OpenPairMix.DefaultRuns);
+        return 0;
     case "memory":
         return MemoryFootprint.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var records) ? records : Scale.Records(1_000_000));
     case MemoryFootprint.ChildVerb:
@@ -51,6 +56,7 @@ switch (verb)
         GameMix.Run(Paths.Results, GameDuration([]), GameMix.DefaultRuns);
         UnitMix.Run(Paths.Results, UnitDuration([]), UnitMix.DefaultRuns);
         UpkeepMix.Run(Paths.Results, UpkeepMix.DefaultRuns);
+        OpenPairMix.Run(Paths.Results, OpenPairMix.DefaultRuns);
         if (MemoryFootprint.Run(Paths.Results, Scale.Records(1_000_000)) != 0)
         {
             return 1;

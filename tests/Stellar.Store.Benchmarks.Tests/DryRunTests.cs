@@ -4,6 +4,7 @@ using Stellar.Store.Benchmarks.Game;
 using Stellar.Store.Benchmarks.Indexes;
 using Stellar.Store.Benchmarks.Infrastructure;
 using Stellar.Store.Benchmarks.Model;
+using Stellar.Store.Benchmarks.Open;
 using Stellar.Store.Benchmarks.Reads;
 using Stellar.Store.Benchmarks.Report;
 using Stellar.Store.Benchmarks.Units;
@@ -250,6 +251,36 @@ public sealed class DryRunTests : IDisposable
 
         // Without the verb's results the goals say so, not a status.
         Assert.All(new Goals([]).Evaluate().Where(g => g.Goal.EndsWith("rows side by side", StringComparison.Ordinal)), g => Assert.Equal("upkeep verb not run", g.Status));
+    }
+
+    [Fact]
+    public void Opens_WhenRunDry_OpensBothWaysInEveryRoundAndJudgesTheGoalFromTheRoundsRatios()
+    {
+        OpenPairMix.Run(_results, runs: 2);
+
+        var rows = OpenPairRow.Load(Path.Combine(_results, "opens.csv"));
+        Assert.Equal(4, rows.Count);
+        foreach (var run in new[] { 1, 2 })
+        {
+            Assert.Equal([0, OpenPairMix.Indexed], rows.Where(r => r.Run == run).Select(r => r.Indexes).Order());
+        }
+
+        Assert.All(rows, r => Assert.True(r.Milliseconds > 0, $"round {r.Run}, {r.Indexes} index(es): nothing timed"));
+
+        // The ratio of a round is its own two opens' (computed here from the CSV), judged on the rounds' interval.
+        var perRound = new[] { 1, 2 }.Select(run => rows.Single(r => r.Run == run && r.Indexes == OpenPairMix.Indexed).Milliseconds / rows.Single(r => r.Run == run && r.Indexes == 0).Milliseconds).Order().ToArray();
+        var ratio = OpenPairMix.Ratio(rows)!.Value;
+        Assert.Equal((perRound[0] + perRound[1]) / 2, ratio.Median, 9);
+        Assert.Equal(perRound[0], ratio.Low, 9);
+        Assert.Equal(perRound[1], ratio.High, 9);
+
+        var goal = Assert.Single(new Goals([], opens: rows).Evaluate(), g => g.Goal.StartsWith("open of 1,000,000 records with two indexes built", StringComparison.Ordinal) && g.Goal.EndsWith("side by side", StringComparison.Ordinal));
+        Assert.Equal(ratio.Median, goal.Ratio);
+        Assert.Equal("≤ 1.3×", goal.Target);
+        Assert.Contains(goal.Status, new[] { "met", "**MISSED**", "inconclusive (the interval spans the target)" });
+        var markdown = File.ReadAllText(Path.Combine(_results, "opens.md"));
+        Assert.Matches(@"\| two indexes \| [\d,]+ \[[\d,]+–[\d,]+\] \| [\d.]+ \[[\d.]+–[\d.]+\] \| ≤ 1.3× \|", markdown);
+        Assert.Single(new Goals([]).Evaluate(), g => g.Status == "opens verb not run");
     }
 
     [Fact]

@@ -74,24 +74,11 @@ internal static class UpkeepMix
     }
 
     /// <summary>Each row's time per write over the no-index row's of the same round, one ratio per round; null when not measured.</summary>
-    public static Figure? Ratio(IReadOnlyList<UpkeepRow> rows, int indexes)
-    {
-        var values = rows.Where(r => r.Indexes == indexes)
-            .Join(rows.Where(r => r.Indexes == 0), r => r.Run, r => r.Run, (kept, none) => kept.NsPerWrite / none.NsPerWrite)
-            .ToList();
-        return values.Count == 0 ? null : Figure.Of(values);
-    }
+    public static Figure? Ratio(IReadOnlyList<UpkeepRow> rows, int indexes) =>
+        RoundRatios.Of(rows, r => r.Run, r => r.Indexes == indexes, r => r.Indexes == 0, r => r.NsPerWrite);
 
     /// <summary>The most time per write keeping <paramref name="indexes"/> indexes may take, against none: 15% of the throughput per index.</summary>
     public static double Target(int indexes) => Math.Round(1 / (1 - (0.15 * indexes)), 3);
-
-    /// <summary>Met or missed only when the whole interval is on one side of <paramref name="target"/> (a ceiling).</summary>
-    public static string Judge(Figure? ratio, double target) =>
-        ratio is not { } r ? "not measured"
-        : r.Samples < 2 ? "inconclusive (one run, no interval)"
-        : r.High <= target ? "met"
-        : r.Low > target ? "**MISSED**"
-        : "inconclusive (the interval spans the target)";
 
     /// <summary>
     /// The writes of every row: <see cref="WarmUpWrites"/> then <see cref="TimedWrites"/>, of records picked at random
@@ -175,7 +162,7 @@ internal static class UpkeepMix
             var ratio = indexes == 0 ? null : Ratio(rows, indexes);
             var name = indexes switch { 0 => "none", 1 => "the score", _ => "the score and the name" };
             var cost = indexes == 0 ? "– | – | –"
-                : string.Create(CultureInfo.InvariantCulture, $"{Units.UnitSummary.Decimal(ratio)} | ≤ {Target(indexes)}× | {Judge(ratio, Target(indexes))}");
+                : string.Create(CultureInfo.InvariantCulture, $"{Units.UnitSummary.Decimal(ratio)} | ≤ {Target(indexes)}× | {RoundRatios.AtMost(ratio, Target(indexes))}");
             text.AppendLine(CultureInfo.InvariantCulture, $"| {name} | {time} | {cost} |");
         }
 

@@ -3,6 +3,7 @@ using System.Text;
 using Stellar.Store.Benchmarks.Game;
 using Stellar.Store.Benchmarks.Indexes;
 using Stellar.Store.Benchmarks.Infrastructure;
+using Stellar.Store.Benchmarks.Open;
 using Stellar.Store.Benchmarks.Units;
 
 namespace Stellar.Store.Benchmarks.Report;
@@ -37,7 +38,7 @@ internal static class ReportCommand
         var rows = Directory.GetFiles(reports, "*-report.csv").Order(StringComparer.Ordinal).SelectMany(ResultRow.Load).ToList();
         var goals = new Goals(rows, GameRow.Load(Path.Combine(results, "game-mix.csv")), MemoryRow.Load(Path.Combine(results, "memory.csv")),
             TickRow.Load(Path.Combine(results, "game-tick.csv")), UnitRow.Load(Path.Combine(results, "units.csv")),
-            UpkeepRow.Load(Path.Combine(results, "upkeep.csv")));
+            UpkeepRow.Load(Path.Combine(results, "upkeep.csv")), OpenPairRow.Load(Path.Combine(results, "opens.csv")));
         var goalRows = goals.Evaluate();
         File.WriteAllText(Path.Combine(results, "ratios.csv"), RatiosCsv(goalRows));
         File.WriteAllText(Path.Combine(results, "ratios.md"), RatiosMarkdown(goalRows));

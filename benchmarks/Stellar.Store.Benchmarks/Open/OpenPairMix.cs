@@ -1,0 +1,124 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text;
+using Stellar.Store.Benchmarks.Game;
+using Stellar.Store.Benchmarks.Infrastructure;
+using Stellar.Store.Benchmarks.Model;
+
+namespace Stellar.Store.Benchmarks.Open;
+
+/// <summary>
+/// The <c>opens</c> verb, a measured run rather than a BenchmarkDotNet benchmark: the open of 1,000,000 small records
+/// with two indexes (on the score and on the name) against the open without, as <see cref="OpenBenchmarks"/>'s
+/// <c>Stellar_Plain</c> and <c>Stellar_Plain_TwoIndexes</c> measure them, but side by side. BenchmarkDotNet runs the
+/// two rows in processes of their own, one after the other, and the plain open alone moved between runs by more than
+/// the indexes add; here one process opens the same store in rounds, each round once without and once with the
+/// indexes (in alternating order), and the ratio is taken per round.
+/// </summary>
+/// <remarks>
+/// Each open is timed from <c>OpenAsync</c> until a point read returns (with the indexes, once both answer), after a
+/// full collection, as BenchmarkDotNet forces one between iterations; the close after it is not timed. The open with
+/// indexes takes the orders the close before kept, as <c>Stellar_Plain_TwoIndexes</c> does; a first round, not
+/// reported, warms the JIT and keeps the orders the first timed open takes.
+/// </remarks>
+internal static class OpenPairMix
+{
+    /// <summary>The indexes the indexed open declares.</summary>
+    public const int Indexed = 2;
+
+    /// <summary>The goal: the open with two indexes at most this many times the open without.</summary>
+    public const double Target = 1.3;
+
+    /// <summary>Rounds in a default <c>opens</c> or <c>all</c> run: twelve, whose interval of the median covers it at 96%.</summary>
+    public static int DefaultRuns => Scale.Dry ? 2 : 12;
+
+    private static int Records => OpenBenchmarks.StoreRecords;
+
+    /// <summary>
+    /// Builds the store, opens it <paramref name="runs"/> times each way in rounds, writes every open to <c>opens.csv</c>
+    /// and the medians and the ratio with their intervals to <c>opens.md</c> in <paramref name="resultsFolder"/>.
+    /// </summary>
+    public static List<OpenPairRow> Run(string resultsFolder, int runs)
+    {
+        ArgumentOutOfRangeException.ThrowIfLessThan(runs, 1);
+        var directory = Paths.FreshDirectory(Paths.StoresRoot, "opens");
+        try
+        {
+            var (created, records) = Peers.Stellar.OpenSmall(directory, Peers.Stellar.Options(Durability.WriteThrough));
+            records.BulkImportAsync(Data.SmallRange(Records)).GetAwaiter().GetResult();
+            created.DisposeAsync().AsTask().GetAwaiter().GetResult();
+
+            Open(directory, 0);
+            Open(directory, Indexed);
+            var rows = new List<OpenPairRow>();
+            for (var run = 1; run <= runs; run++)
+            {
+                foreach (var indexes in run % 2 == 1 ? new[] { 0, Indexed } : [Indexed, 0])
+                {
+                    rows.Add(new OpenPairRow(run, indexes, Open(directory, indexes)));
+                    Console.WriteLine($"// opens, run {run} of {runs}: {indexes} index(es), {rows[^1].Milliseconds:N1} ms");
+                }
+            }
+
+            Directory.CreateDirectory(resultsFolder);
+            File.WriteAllText(Path.Combine(resultsFolder, "opens.csv"), OpenPairRow.ToCsv(rows));
+            File.WriteAllText(Path.Combine(resultsFolder, "opens.md"), ToMarkdown(rows));
+            return rows;
+        }
+        finally
+        {
+            Directory.Delete(directory, recursive: true);
+        }
+    }
+
+    /// <summary>The indexed open's time over the plain open's of the same round, one ratio per round; null when not measured.</summary>
+    public static Figure? Ratio(IReadOnlyList<OpenPairRow> rows) =>
+        RoundRatios.Of(rows, r => r.Run, r => r.Indexes == Indexed, r => r.Indexes == 0, r => r.Milliseconds);
+
+    /// <summary>One open, timed until a point read returns (and, with the indexes, both answer); then the untimed close.</summary>
+    private static double Open(string directory, int indexes)
+    {
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+        var probe = Math.Min(12_345, Records);
+        var clock = Stopwatch.StartNew();
+        var (store, records) = Peers.Stellar.OpenSmall(directory, Peers.Stellar.Options(Durability.WriteThrough));
+        try
+        {
+            if (indexes == Indexed)
+            {
+                var byScore = records.Index("by-score", r => r.Score);
+                var byName = records.Index("by-name", r => r.Name);
+                Task.WhenAll(byScore.Ready, byName.Ready).GetAwaiter().GetResult();
+            }
+
+            if (records.Get(probe) is null)
+            {
+                throw new InvalidOperationException($"The opened store lost record {probe}.");
+            }
+
+            return clock.Elapsed.TotalMilliseconds;
+        }
+        finally
+        {
+            store.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        }
+    }
+
+    private static string ToMarkdown(IReadOnlyList<OpenPairRow> rows)
+    {
+        var runs = rows.Select(r => r.Run).Distinct().Count();
+        var plain = Figure.Of(rows.Where(r => r.Indexes == 0).Select(r => r.Milliseconds).ToList());
+        var indexed = Figure.Of(rows.Where(r => r.Indexes == Indexed).Select(r => r.Milliseconds).ToList());
+        var ratio = Ratio(rows);
+        var text = new StringBuilder();
+        text.AppendLine(CultureInfo.InvariantCulture, $"The open of {Records:N0} small records (WriteThrough), timed until a point read returns, without indexes and with two (on the score and on the name, built from the orders the close before kept, until both answer), in one process; {runs} round(s) after one that is not reported, each opening once each way in alternating order, after a full collection. Each cell is the median over the rounds with its 95% interval in brackets (distribution-free, from the rounds' order statistics); the ratio is taken per round.");
+        text.AppendLine();
+        text.AppendLine("| Open | ms | ratio to the plain open, per round | Goal | Status |");
+        text.AppendLine("|---|---:|---:|---|---|");
+        text.AppendLine(CultureInfo.InvariantCulture, $"| plain | {plain} | – | – | – |");
+        text.AppendLine(CultureInfo.InvariantCulture, $"| two indexes | {indexed} | {Units.UnitSummary.Decimal(ratio)} | ≤ {Target}× | {RoundRatios.AtMost(ratio, Target)} |");
+        return text.ToString();
+    }
+}
