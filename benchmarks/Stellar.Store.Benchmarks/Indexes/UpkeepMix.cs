@@ -50,6 +50,7 @@ internal static class UpkeepMix
         ArgumentOutOfRangeException.ThrowIfLessThan(runs, 1);
         var records = Data.SmallRange(Records).ToArray();
         var (warmUp, timed) = Writes(records);
+
         // A round first, not reported: the process's first rows would otherwise pay the JIT's tiers and the growth of the
         // thread pool and of the heap, which a warm-up of a few thousand writes does not cover.
         foreach (var indexes in Rows)
