@@ -9,7 +9,8 @@ namespace Stellar.Store.Benchmarks.Indexes;
 /// <summary>
 /// What keeping an index costs the collection's writer itself, apart from the I/O and the callers that
 /// <see cref="IndexMaintenanceBenchmarks"/> includes: the writer's steps for 20,000 moves of records of a collection of
-/// 100,000 small records, each to another score and name, in groups of 32 as commits publish them. <c>Index = none</c>
+/// 100,000 small records, each to another score and name (a record picked again moves again, to the next version of
+/// its last write), in groups of 32 as commits publish them. <c>Index = none</c>
 /// is the versioned map's apply and publish alone; <c>score</c> adds an index on the score and <c>name</c> one on the
 /// name (strings that share their first eleven characters), built over the records first (not timed), which ends each
 /// record's entry and adds its new one. <c>Settled = true</c> first moves every record once more (not timed), as on a
@@ -44,10 +45,10 @@ public class IndexUpkeepBenchmarks
     public void GlobalSetup()
     {
         _records = Data.SmallRange(Scale.Records(Records)).ToArray();
-        _moves = Data.RandomUpdates(_records, Scale.Ops(Moves), renamed: true);
+        _moves = Data.ChainedUpdates(_records, Scale.Ops(Moves), renamed: true);
 
-        // Two steps on, so that no timed move leaves a record's score or name as the settling left it; in a seeded random
-        // order, so that the list grows as writes make it grow.
+        // Two steps on, so that each record's first timed move (one step on) moves it too; in a seeded random order, so
+        // that the list grows as writes make it grow.
         _settling = _records.Select(record => Data.Next(Data.Next(record, renamed: true), renamed: true)).ToArray();
         new Random(7).Shuffle(_settling);
     }

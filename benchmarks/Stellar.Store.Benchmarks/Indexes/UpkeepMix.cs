@@ -87,21 +87,8 @@ internal static class UpkeepMix
     /// </summary>
     private static (SmallRecord[] WarmUp, SmallRecord[] Timed) Writes(SmallRecord[] records)
     {
-        var current = (SmallRecord[])records.Clone();
-        var random = new Random(42);
-        SmallRecord[] Draw(int count)
-        {
-            var writes = new SmallRecord[count];
-            for (var i = 0; i < count; i++)
-            {
-                var at = random.Next(current.Length);
-                writes[i] = current[at] = Data.Next(current[at], renamed: true);
-            }
-
-            return writes;
-        }
-
-        return (Draw(WarmUpWrites), Draw(TimedWrites));
+        var writes = Data.ChainedUpdates(records, WarmUpWrites + TimedWrites, renamed: true);
+        return (writes[..WarmUpWrites], writes[WarmUpWrites..]);
     }
 
     private static UpkeepRow Measure(int run, int indexes, SmallRecord[] records, SmallRecord[] warmUp, SmallRecord[] timed)

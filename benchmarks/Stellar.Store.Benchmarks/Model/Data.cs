@@ -58,6 +58,25 @@ public static class Data
         return Enumerable.Range(0, count).Select(_ => Next(records[random.Next(records.Length)], renamed)).ToArray();
     }
 
+    /// <summary>
+    /// <paramref name="count"/> writes of records picked at random (seeded) from <paramref name="records"/>, each the
+    /// <see cref="Next"/> version of the record's write before (of the record itself the first time): unlike
+    /// <see cref="RandomUpdates"/>, a record picked again gets a new value again, so every write changes its record.
+    /// </summary>
+    public static SmallRecord[] ChainedUpdates(SmallRecord[] records, int count, bool renamed)
+    {
+        var random = new Random(42);
+        var current = (SmallRecord[])records.Clone();
+        var writes = new SmallRecord[count];
+        for (var i = 0; i < count; i++)
+        {
+            var at = random.Next(current.Length);
+            writes[i] = current[at] = Next(current[at], renamed);
+        }
+
+        return writes;
+    }
+
     /// <summary>Large record number <paramref name="id"/> with about <paramref name="textBytes"/> bytes of text.</summary>
     public static LargeRecord Large(int id, int textBytes = 2048)
     {
