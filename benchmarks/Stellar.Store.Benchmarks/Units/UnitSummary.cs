@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Text;
 using Stellar.Store.Benchmarks.Game;
+using Stellar.Store.Benchmarks.Infrastructure;
 
 namespace Stellar.Store.Benchmarks.Units;
 
@@ -13,11 +14,11 @@ internal static class UnitSummary
 {
     /// <summary>Cross-collection units/s over single-collection batches/s of <paramref name="mode"/>, one ratio per round; null when not measured.</summary>
     public static Figure? CrossOverSingle(IReadOnlyList<UnitRow> rows, string mode) =>
-        PerRound(rows, mode, UnitMix.Cross, UnitMix.Single, (cross, single) => cross.UnitsPerSecond / single.UnitsPerSecond);
+        PerRound(rows, mode, UnitMix.Cross, UnitMix.Single, r => r.UnitsPerSecond);
 
     /// <summary>Time per store-snapshot cut over time per cut of collection snapshots, one ratio per round; null when not measured.</summary>
     public static Figure? StoreOverCollectionSnapshots(IReadOnlyList<UnitRow> rows) =>
-        PerRound(rows, UnitMix.ReadMode, UnitMix.StoreSnapshot, UnitMix.CollectionSnapshots, (store, collections) => collections.UnitsPerSecond / store.UnitsPerSecond);
+        PerRound(rows, UnitMix.ReadMode, UnitMix.StoreSnapshot, UnitMix.CollectionSnapshots, r => 1 / r.UnitsPerSecond);
 
     /// <summary>One figure of the rows of <paramref name="mode"/> and <paramref name="kind"/>; null when there are none.</summary>
     public static Figure? Of(IReadOnlyList<UnitRow> rows, string mode, string kind, Func<UnitRow, double> figure)
@@ -87,11 +88,6 @@ internal static class UnitSummary
         : f.Samples < 2 ? f.Median.ToString("N2", CultureInfo.InvariantCulture)
         : string.Create(CultureInfo.InvariantCulture, $"{f.Median:N2} [{f.Low:N2}–{f.High:N2}]");
 
-    private static Figure? PerRound(IReadOnlyList<UnitRow> rows, string mode, string numerator, string denominator, Func<UnitRow, UnitRow, double> ratio)
-    {
-        var values = rows.Where(r => r.Mode == mode && r.Kind == numerator)
-            .Join(rows.Where(r => r.Mode == mode && r.Kind == denominator), r => r.Run, r => r.Run, ratio)
-            .ToList();
-        return values.Count == 0 ? null : Figure.Of(values);
-    }
+    private static Figure? PerRound(IReadOnlyList<UnitRow> rows, string mode, string numerator, string denominator, Func<UnitRow, double> value) =>
+        RoundRatios.Of(rows, r => r.Run, r => r.Mode == mode && r.Kind == numerator, r => r.Mode == mode && r.Kind == denominator, value);
 }
