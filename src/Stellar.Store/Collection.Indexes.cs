@@ -32,7 +32,7 @@ public sealed partial class Collection<TKey, TValue>
     /// </remarks>
     /// <exception cref="ArgumentException">
     /// The name is empty, or the index key or the collection's key has no order of its own (it must implement
-    /// <see cref="IComparable{T}"/>).
+    /// <see cref="IComparable{T}"/>; a tuple, in every item).
     /// </exception>
     /// <exception cref="InvalidOperationException">The collection already has an index of that name.</exception>
     public CollectionIndex<TIndexKey, TKey, TValue> Index<TIndexKey>(string name, Func<TValue, TIndexKey> keySelector, bool unique = false)

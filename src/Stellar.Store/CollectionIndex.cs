@@ -16,9 +16,10 @@ namespace Stellar.Store;
 /// <para>An index lives in memory only: it is built when declared, from the records as of the writes queued before
 /// the declaration, and kept with every write after it; after the store is reopened it must be declared again. Its
 /// memory cost is an entry and a list node per record (docs/indexes.md).</para>
-/// <para>Index keys are ordered by their type's comparison, ordinally for strings; records with equal index keys are
-/// in primary key order. A key selector that throws for a value does not reject the write: the index stops being
-/// kept, and its reads throw <see cref="InvalidOperationException"/> naming the cause.</para>
+/// <para>Index keys are ordered by their type's comparison, ordinally for strings, and item by item for tuples (their
+/// strings ordinally too, on every thread whatever its culture); records with equal index keys are in primary key
+/// order. A key selector that throws for a value does not reject the write: the index stops being kept, and its reads
+/// throw <see cref="InvalidOperationException"/> naming the cause.</para>
 /// </remarks>
 /// <typeparam name="TIndexKey">The index key.</typeparam>
 /// <typeparam name="TKey">The collection's key.</typeparam>

@@ -1,6 +1,9 @@
 namespace Stellar.Store.Indexes;
 
-/// <summary>The order an index keeps its keys in: ordinal for strings, the type's own comparison otherwise.</summary>
+/// <summary>
+/// The order an index keeps its keys in: ordinal for strings, item by item for tuples (<see cref="TupleOrder"/>, so that
+/// their text is ordinal too), the type's own comparison otherwise.
+/// </summary>
 internal static class IndexOrder
 {
     /// <summary>
@@ -13,6 +16,11 @@ internal static class IndexOrder
         {
             // Ordinal: the same order on every machine and culture, and the one a prefix is a contiguous range of.
             return (IComparer<T>)(object)StringComparer.Ordinal;
+        }
+
+        if (TupleOrder.Of<T>(what) is { } tuple)
+        {
+            return tuple;
         }
 
         var type = Nullable.GetUnderlyingType(typeof(T)) ?? typeof(T);

@@ -291,7 +291,7 @@ public sealed class IndexOrderTests : IDisposable
 
     private IEnumerable<Player> ByName() => _model.Values.OrderBy(p => p.Name, StringComparer.Ordinal).ThenBy(p => p.Id);
 
-    private IEnumerable<Player> ByLevel() => _model.Values.OrderBy(p => (p.Level, p.Name)).ThenBy(p => p.Id);
+    private IEnumerable<Player> ByLevel() => _model.Values.OrderBy(p => p.Level).ThenBy(p => p.Name, StringComparer.Ordinal).ThenBy(p => p.Id);
 
     private void Check(CollectionIndex<long, int, Player> byGold, CollectionIndex<string, int, Player> byName, CollectionIndex<(int, string), int, Player> byLevel)
     {
