@@ -60,18 +60,37 @@ internal static class TupleOrder
             // The eighth is the rest of a longer tuple: a tuple itself, ordered the same way.
             var name = i == 7 ? "Rest" : $"Item{i + 1}";
             var itemOrder = ItemOrder(items[i], $"{what}'s item {i + 1}");
-            var compare = Expression.Call(
-                Expression.Constant(itemOrder, typeof(IComparer<>).MakeGenericType(items[i])),
-                typeof(IComparer<>).MakeGenericType(items[i]).GetMethod(nameof(IComparer<int>.Compare))!,
-                Expression.PropertyOrField(left, name),
-                Expression.PropertyOrField(right, name));
-            body.Add(Expression.Assign(order, compare));
+            body.Add(Expression.Assign(order, CompareItems(items[i], itemOrder, Expression.PropertyOrField(left, name), Expression.PropertyOrField(right, name))));
             body.Add(Expression.IfThen(Expression.NotEqual(order, Expression.Constant(0)), Expression.Return(done, order)));
         }
 
         body.Add(Expression.Label(done, Expression.Constant(0)));
         var comparison = Expression.Lambda<Comparison<T>>(Expression.Block([order], body), x, y).Compile();
         return Comparer<T>.Create(comparison);
+    }
+
+    /// <summary>
+    /// The order of two items of type <paramref name="item"/>, as <paramref name="itemOrder"/> gives it: a string's by a
+    /// direct call of the ordinal comparison, and a value's of a type that compares itself (<see cref="IComparable{T}"/>:
+    /// numbers, <see cref="DateTime"/>, <see cref="Guid"/>) by a direct call of its own <c>CompareTo</c>, which is what
+    /// its default comparer calls, so that the common tuples cost no interface call per item.
+    /// </summary>
+    private static MethodCallExpression CompareItems(Type item, object itemOrder, Expression left, Expression right)
+    {
+        if (item == typeof(string))
+        {
+            return Expression.Call(typeof(string).GetMethod(nameof(string.CompareOrdinal), [typeof(string), typeof(string)])!, left, right);
+        }
+
+        if (item.IsValueType && Nullable.GetUnderlyingType(item) is null && !IsTuple(item)
+            && typeof(IComparable<>).MakeGenericType(item).IsAssignableFrom(item)
+            && item.GetMethod(nameof(IComparable<int>.CompareTo), [item]) is { ReturnType: var returns } compareTo && returns == typeof(int))
+        {
+            return Expression.Call(left, compareTo, right);
+        }
+
+        var comparer = typeof(IComparer<>).MakeGenericType(item);
+        return Expression.Call(Expression.Constant(itemOrder, comparer), comparer.GetMethod(nameof(IComparer<int>.Compare))!, left, right);
     }
 
     /// <summary>Whether <paramref name="value"/>, a nullable value tuple or a reference tuple, is null.</summary>
