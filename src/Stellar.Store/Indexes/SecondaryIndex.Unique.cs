@@ -8,10 +8,12 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
 
     /// <summary>
     /// Writer only, for the group being staged: the record each index key was given to, and where in the undo list. A
-    /// null index key never enters it: records without a key do not share one.
+    /// null index key never enters it: records without a key do not share one. Its keys are told apart by the index's
+    /// order, as the stored records' are, not by the key type's equality, which may hold two keys distinct that the
+    /// order holds equal (a key class without <c>Equals</c>, or one ordered without regard to case).
     /// </summary>
 #pragma warning disable CS8714 // Null index keys are kept out (see Stage).
-    private readonly Dictionary<TIndexKey, (TKey Key, int Position)> _stagedHolder = new();
+    private readonly SortedDictionary<TIndexKey, (TKey Key, int Position)> _stagedHolder;
 #pragma warning restore CS8714
 
     public Exception? Stage(TKey key, bool deleted, TValue? value, int partStart, List<Action> undo)

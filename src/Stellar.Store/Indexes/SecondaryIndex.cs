@@ -35,6 +35,9 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         _orders = orders;
         Unique = unique;
         _stagedKeyOf = new Dictionary<TKey, (bool Alive, TIndexKey IndexKey)>(keyEquality);
+#pragma warning disable CS8714 // Null index keys are kept out (see Stage).
+        _stagedHolder = new SortedDictionary<TIndexKey, (TKey Key, int Position)>(indexKeys);
+#pragma warning restore CS8714
         _selector = selector;
         _keyEquality = keyEquality;
         _listed = new Dictionary<TKey, IndexEntry<TIndexKey, TKey, TValue>>(keyEquality);

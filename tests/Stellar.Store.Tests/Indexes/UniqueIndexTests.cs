@@ -55,6 +55,31 @@ public sealed class UniqueIndexTests : IDisposable
         Assert.Equal(2, players.Count);
     }
 
+    /// <summary>
+    /// A key type whose order holds two keys equal that its equality does not (a class without <c>Equals</c>, ordered
+    /// case-insensitively): the index's order decides what is one key, for the writes staged together as for those
+    /// stored before.
+    /// </summary>
+    [Fact]
+    public async Task Writes_WhoseKeysTheOrderHoldsEqual_AreRejectedLikeEqualKeys()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        var byHandle = players.Index("by-handle", p => new Handle(p.Name), unique: true);
+        await byHandle.Ready;
+
+        await Assert.ThrowsAsync<UniqueConstraintException>(() => players.WriteAsync(b =>
+        {
+            b.Insert(new Player(1, "Ann", 1, 0));
+            b.Insert(new Player(2, "ann", 1, 0));
+        }));
+        Assert.Equal(0, players.Count);
+
+        await players.InsertAsync(new Player(1, "Ann", 1, 0));
+        await Assert.ThrowsAsync<UniqueConstraintException>(() => players.InsertAsync(new Player(2, "ANN", 1, 0)));
+        Assert.Equal(new[] { 1 }, byHandle.Equal(new Handle("aNN")).Select(p => p.Id));
+    }
+
     [Fact]
     public async Task Writes_ThatGiveUpAKeyBeforeAnotherTakesIt_AreAccepted()
     {
@@ -201,5 +226,13 @@ public sealed class UniqueIndexTests : IDisposable
         await later;
         Assert.Equal(new[] { 2 }, byName.Equal("ann").Select(p => p.Id));
         Assert.Null(players.Get(1));
+    }
+
+    /// <summary>A player's handle, ordered case-insensitively; its equality is the reference's (no <c>Equals</c>).</summary>
+    private sealed class Handle(string text) : IComparable<Handle>
+    {
+        public string Text { get; } = text;
+
+        public int CompareTo(Handle? other) => StringComparer.OrdinalIgnoreCase.Compare(Text, other?.Text);
     }
 }
