@@ -5,31 +5,50 @@ namespace Stellar.Store.Benchmarks.Indexes;
 
 /// <summary>
 /// One measured run of one row of the <c>upkeep</c> verb: how long <paramref name="Writes"/> upserts of 64 callers took
-/// in a store keeping <paramref name="Indexes"/> indexes, in round <paramref name="Run"/>.
+/// in a store keeping the indexes <paramref name="Kept"/> names (<see cref="UpkeepMix.Rows"/>), in round
+/// <paramref name="Run"/>; and, over the same writes, the process's CPU time (every thread: the callers, the writer, the
+/// device thread) and the collector's pauses. Both are NaN in a file of the verb's first version, which had neither.
 /// </summary>
-internal sealed record UpkeepRow(int Run, int Indexes, int Callers, long Writes, double Seconds)
+internal sealed record UpkeepRow(int Run, string Kept, int Callers, long Writes, double Seconds, double CpuSeconds, double PauseSeconds)
 {
-    private const string Header = "Run,Indexes,Callers,Writes,Seconds,NsPerWrite";
+    private const string Header = "Run,Kept,Indexes,Callers,Writes,Seconds,NsPerWrite,CpuNsPerWrite,PauseMs";
 
-    /// <summary>The time per write across all callers (1 / throughput), in nanoseconds.</summary>
+    /// <summary>The header of the verb's first version, whose rows were the count of indexes kept (0, 1 or 2).</summary>
+    private const string FirstHeader = "Run,Indexes,Callers,Writes,Seconds,NsPerWrite";
+
+    /// <summary>The number of indexes the row keeps.</summary>
+    public int Indexes => Kept == UpkeepMix.NoIndex ? 0 : Kept.Split('+').Length;
+
     public double NsPerWrite => Seconds * 1e9 / Writes;
+
+    public double CpuNsPerWrite => CpuSeconds * 1e9 / Writes;
 
     public static string ToCsv(IEnumerable<UpkeepRow> rows)
     {
         var csv = new StringBuilder(Header).Append('\n');
         foreach (var r in rows)
         {
-            csv.AppendLine(string.Join(",", new object[] { r.Run, r.Indexes, r.Callers, r.Writes, r.Seconds, r.NsPerWrite }
+            csv.AppendLine(string.Join(",", new object[] { r.Run, r.Kept, r.Indexes, r.Callers, r.Writes, r.Seconds, r.NsPerWrite, r.CpuNsPerWrite, r.PauseSeconds * 1e3 }
                 .Select(v => Convert.ToString(v, CultureInfo.InvariantCulture))));
         }
 
         return csv.ToString();
     }
 
-    /// <summary>The rows of an <c>upkeep.csv</c> written by <see cref="ToCsv"/>; none when the file does not exist.</summary>
-    public static List<UpkeepRow> Load(string path) =>
-        Report.Csv.Rows(path, Header).Select(c => new UpkeepRow(
-            int.Parse(c[0], CultureInfo.InvariantCulture), int.Parse(c[1], CultureInfo.InvariantCulture),
-            int.Parse(c[2], CultureInfo.InvariantCulture), long.Parse(c[3], CultureInfo.InvariantCulture),
-            double.Parse(c[4], CultureInfo.InvariantCulture))).ToList();
+    /// <summary>The rows of <paramref name="path"/>, of this version or the first (whose rows kept the score, then the name too).</summary>
+    public static List<UpkeepRow> Load(string path)
+    {
+        var first = File.Exists(path) && File.ReadLines(path).FirstOrDefault() == FirstHeader;
+        return first
+            ? Report.Csv.Rows(path, FirstHeader).Select(c => new UpkeepRow(
+                Int(c[0]), int.Parse(c[1], CultureInfo.InvariantCulture) switch { 0 => UpkeepMix.NoIndex, 1 => UpkeepMix.Score, _ => UpkeepMix.ScoreAndName },
+                Int(c[2]), long.Parse(c[3], CultureInfo.InvariantCulture), Number(c[4]), double.NaN, double.NaN)).ToList()
+            : Report.Csv.Rows(path, Header).Select(c => new UpkeepRow(
+                Int(c[0]), c[1], Int(c[3]), long.Parse(c[4], CultureInfo.InvariantCulture), Number(c[5]), Number(c[7]) * long.Parse(c[4], CultureInfo.InvariantCulture) / 1e9,
+                Number(c[8]) / 1e3)).ToList();
+    }
+
+    private static int Int(string text) => int.Parse(text, CultureInfo.InvariantCulture);
+
+    private static double Number(string text) => double.Parse(text, CultureInfo.InvariantCulture);
 }

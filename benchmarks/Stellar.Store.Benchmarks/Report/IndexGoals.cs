@@ -33,9 +33,9 @@ internal sealed class IndexGoals(Goals goals, IReadOnlyList<UpkeepRow>? upkeep =
                 $"time per write with {count}: {Goals.Time(kept)} / without: {Goals.Time(none)} (≤ {Math.Round(target, 3)}× the time is ≥ {100 - (15 * count)}% of the throughput)");
         }
 
-        foreach (var count in UpkeepMix.Rows.Where(r => r > 0))
+        foreach (var kept in UpkeepMix.Rows.Where(r => r != UpkeepMix.NoIndex))
         {
-            yield return Paired(count);
+            yield return Paired(kept);
         }
 
         var plain = goals.Find("Open", "Stellar_Plain");
@@ -51,18 +51,19 @@ internal sealed class IndexGoals(Goals goals, IReadOnlyList<UpkeepRow>? upkeep =
                 RoundRatios.AtMost(ratio, OpenPairMix.Target));
     }
 
-    /// <summary>The upkeep goal of <paramref name="count"/> indexes from the <c>upkeep</c> verb: the ratio taken per round, judged on its interval.</summary>
-    private GoalRow Paired(int count)
+    /// <summary>The upkeep goal of row <paramref name="kept"/> from the <c>upkeep</c> verb: the ratio taken per round, judged on its interval.</summary>
+    private GoalRow Paired(string kept)
     {
-        var goal = $"keeping {count} index{(count == 1 ? "" : "es")} costs ≤ {15 * count}% of {UpkeepMix.Callers} callers' write throughput (WriteThrough), rows side by side";
+        var count = kept.Split('+').Length;
+        var goal = $"keeping the index{(count == 1 ? "" : "es")} on {UpkeepMix.Describe(kept)} costs ≤ {15 * count}% of {UpkeepMix.Callers} callers' write throughput (WriteThrough), rows side by side";
         var target = UpkeepMix.Target(count);
         var bound = $"≤ {target.ToString(CultureInfo.InvariantCulture)}×";
-        if (upkeep is null || upkeep.Count == 0 || UpkeepMix.Ratio(upkeep, count) is not { } ratio)
+        if (upkeep is null || upkeep.Count == 0 || UpkeepMix.Ratio(upkeep, kept) is not { } ratio)
         {
-            return new GoalRow(goal, "no upkeep results in this run (`upkeep` verb)", null, null, null, bound, "upkeep verb not run");
+            return new GoalRow(goal, "no upkeep results for this row in this run (`upkeep` verb)", null, null, null, bound, "upkeep verb not run");
         }
 
-        return new GoalRow(goal, $"time per write with {count} over without, per round, median of {ratio.Samples} rounds", ratio.Median, ratio.Low, ratio.High, bound,
+        return new GoalRow(goal, $"time per write with {UpkeepMix.Describe(kept)} indexed over without, per round, median of {ratio.Samples} rounds", ratio.Median, ratio.Low, ratio.High, bound,
             RoundRatios.AtMost(ratio, target));
     }
 }
