@@ -15,7 +15,7 @@ namespace Stellar.Store.Indexes;
 /// culture on a thread, say): a reader then searched an order it did not share with the writer, and missed records
 /// that were there. The culture's comparison also holds distinct strings equal (it ignores a soft hyphen, for one), so
 /// a unique index refused a key no record had.</para>
-/// <para>Each order is compiled once per tuple type, into a comparison that calls each item's order in turn.</para>
+/// <para>An order is compiled when an index is declared, into a comparison that calls each item's order in turn.</para>
 /// <para>Thread safety: stateless; the comparers it makes are immutable and may be used from any thread.</para>
 /// </remarks>
 internal static class TupleOrder
