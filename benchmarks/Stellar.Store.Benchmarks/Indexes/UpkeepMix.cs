@@ -13,7 +13,8 @@ namespace Stellar.Store.Benchmarks.Indexes;
 /// callers' writes (WriteThrough), as <see cref="IndexMaintenanceBenchmarks"/> measures it, but with the rows side by
 /// side. BenchmarkDotNet runs each row in a process of its own, one after the other, and on a shared 2-core machine
 /// the speed of the disk and of the cores moves between minutes by more than an index costs, so the two rows' intervals
-/// overlap whatever the cost. Here the four rows (no index, an index on the score, one on the name, both) run in rounds, in a rotating order, each in a fresh store of 100,000 small records; and the cost is the ratio of
+/// overlap whatever the cost. Here the four rows (no index, an index on the score, one on the name, both) run in
+/// rounds, in a rotating order, each in a fresh store of 100,000 small records; and the cost is the ratio of
 /// each row's time per write to the no-index row's of the same round, summarised over the rounds with its
 /// distribution-free interval, so that a slow minute moves both sides of a ratio.
 /// </summary>
