@@ -18,7 +18,7 @@ using Stellar.Store.Benchmarks.Units;
 //   memory [records]            managed and resident bytes per record, Dictionary against an opened store (1,000,000)
 //   indexbuild [runs]           only how long writes wait while an index is added to a live collection (6 runs)
 //   upkeep [runs]               only what keeping one and two indexes costs 64 callers' writes, rows side by side (12 rounds)
-//   opens [runs]                only the open with two indexes against the open without, side by side (12 rounds)
+//   opens [runs] [fresh]        only the open with two indexes against the open without, side by side (12 rounds); fresh: each open in a process of its own
 //   anything else               BenchmarkDotNet's own command line (--filter, --anyCategories, --list flat, ...)
 var verb = args.FirstOrDefault();
 var rest = args.Skip(1).ToArray();
@@ -44,8 +44,10 @@ switch (verb)
         UpkeepMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var upkeepRuns) ? upkeepRuns : UpkeepMix.DefaultRuns);
         return 0;
     case "opens":
-        OpenPairMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var openRuns) ? openRuns : OpenPairMix.DefaultRuns);
+        OpenPairMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var openRuns) ? openRuns : OpenPairMix.DefaultRuns, fresh: rest.Contains("fresh"));
         return 0;
+    case OpenPairMix.ChildVerb:
+        return OpenPairMix.Child(rest);
     case "memory":
         return MemoryFootprint.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var records) ? records : Scale.Records(1_000_000));
     case MemoryFootprint.ChildVerb:
@@ -57,6 +59,7 @@ switch (verb)
         UnitMix.Run(Paths.Results, UnitDuration([]), UnitMix.DefaultRuns);
         UpkeepMix.Run(Paths.Results, UpkeepMix.DefaultRuns);
         OpenPairMix.Run(Paths.Results, OpenPairMix.DefaultRuns);
+        OpenPairMix.Run(Paths.Results, OpenPairMix.DefaultRuns, fresh: true);
         if (MemoryFootprint.Run(Paths.Results, Scale.Records(1_000_000)) != 0)
         {
             return 1;

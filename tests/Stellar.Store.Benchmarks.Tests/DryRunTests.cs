@@ -276,12 +276,14 @@ public sealed class DryRunTests : IDisposable
         Assert.Null(UpkeepMix.Ratio(rows, "name"));
     }
 
-    [Fact]
-    public void Opens_WhenRunDry_OpensBothWaysInEveryRoundAndJudgesTheGoalFromTheRoundsRatios()
+    [Theory]
+    [InlineData(false, "opens", "side by side", "in one process")]
+    [InlineData(true, "opens-fresh", "each open in a fresh process (a server restart)", "each open in a fresh process of its own")]
+    public void Opens_WhenRunDry_OpensBothWaysInEveryRoundAndJudgesTheGoalFromTheRoundsRatios(bool fresh, string file, string goalEnd, string how)
     {
-        OpenPairMix.Run(_results, runs: 2);
+        OpenPairMix.Run(_results, runs: 2, fresh);
 
-        var rows = OpenPairRow.Load(Path.Combine(_results, "opens.csv"));
+        var rows = OpenPairRow.Load(Path.Combine(_results, $"{file}.csv"));
         Assert.Equal(4, rows.Count);
         foreach (var run in new[] { 1, 2 })
         {
@@ -297,13 +299,15 @@ public sealed class DryRunTests : IDisposable
         Assert.Equal(perRound[0], ratio.Low, 9);
         Assert.Equal(perRound[1], ratio.High, 9);
 
-        var goal = Assert.Single(new Goals([], opens: rows).Evaluate(), g => g.Goal.StartsWith("open of 1,000,000 records with two indexes built", StringComparison.Ordinal) && g.Goal.EndsWith("side by side", StringComparison.Ordinal));
+        var goals = fresh ? new Goals([], freshOpens: rows) : new Goals([], opens: rows);
+        var goal = Assert.Single(goals.Evaluate(), g => g.Goal.StartsWith("open of 1,000,000 records with two indexes built", StringComparison.Ordinal) && g.Goal.EndsWith(goalEnd, StringComparison.Ordinal));
         Assert.Equal(ratio.Median, goal.Ratio);
         Assert.Equal("≤ 1.3×", goal.Target);
         Assert.Contains(goal.Status, new[] { "met", "**MISSED**", "inconclusive (the interval spans the target)" });
-        var markdown = File.ReadAllText(Path.Combine(_results, "opens.md"));
+        var markdown = File.ReadAllText(Path.Combine(_results, $"{file}.md"));
+        Assert.Contains(how, markdown, StringComparison.Ordinal);
         Assert.Matches(@"\| two indexes \| [\d,]+ \[[\d,]+–[\d,]+\] \| [\d.]+ \[[\d.]+–[\d.]+\] \| ≤ 1.3× \|", markdown);
-        Assert.Single(new Goals([]).Evaluate(), g => g.Status == "opens verb not run");
+        Assert.Single(new Goals([]).Evaluate(), g => g.Status == (fresh ? "opens verb not run fresh" : "opens verb not run"));
     }
 
     [Fact]

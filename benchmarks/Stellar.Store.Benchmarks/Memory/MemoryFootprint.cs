@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using MessagePack;
@@ -112,26 +111,10 @@ public static class MemoryFootprint
 
     private static (long Retained, long Resident) RunChild(string kind, int records, string directory)
     {
-        var self = Environment.ProcessPath!;
-        var start = new ProcessStartInfo(self) { RedirectStandardOutput = true, UseShellExecute = false };
-        if (Path.GetFileNameWithoutExtension(self) == "dotnet")
+        var parts = ChildProcess.LastLine(ChildVerb, kind, records.ToString(CultureInfo.InvariantCulture), directory).Split(' ');
+        if (parts.Length != 2)
         {
-            start.ArgumentList.Add(typeof(MemoryFootprint).Assembly.Location);
-        }
-
-        foreach (var arg in new[] { ChildVerb, kind, records.ToString(CultureInfo.InvariantCulture), directory })
-        {
-            start.ArgumentList.Add(arg);
-        }
-
-        using var child = Process.Start(start)!;
-        var output = child.StandardOutput.ReadToEnd();
-        child.WaitForExit();
-        var last = output.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault() ?? "";
-        var parts = last.Split(' ');
-        if (child.ExitCode != 0 || parts.Length != 2)
-        {
-            throw new InvalidOperationException($"the {kind} child exited with {child.ExitCode}: {output}");
+            throw new InvalidOperationException($"the {kind} child wrote '{string.Join(' ', parts)}', not its retained and resident bytes");
         }
 
         return (long.Parse(parts[0], CultureInfo.InvariantCulture), long.Parse(parts[1], CultureInfo.InvariantCulture));

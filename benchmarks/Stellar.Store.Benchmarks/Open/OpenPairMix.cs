@@ -16,15 +16,21 @@ namespace Stellar.Store.Benchmarks.Open;
 /// indexes (in alternating order), and the ratio is taken per round.
 /// </summary>
 /// <remarks>
-/// Each open is timed from <c>OpenAsync</c> until a point read returns (with the indexes, once both answer), after a
-/// full collection, as BenchmarkDotNet forces one between iterations; the close after it is not timed. The open with
+/// <para>Each open is timed from <c>OpenAsync</c> until a point read returns (with the indexes, once both answer), after
+/// a full collection, as BenchmarkDotNet forces one between iterations; the close after it is not timed. The open with
 /// indexes takes the orders the close before kept, as <c>Stellar_Plain_TwoIndexes</c> does; a first round, not
-/// reported, warms the JIT and keeps the orders the first timed open takes.
+/// reported, warms the JIT and keeps the orders the first timed open takes.</para>
+/// <para>With <c>fresh</c>, each open runs in a fresh process of its own instead (<see cref="ChildVerb"/>), as a
+/// server's restart opens its store: nothing compiled, no heap yet. One untimed open with the indexes keeps their
+/// orders first; its results go to <c>opens-fresh.csv</c> and <c>opens-fresh.md</c>.</para>
 /// </remarks>
 internal static class OpenPairMix
 {
     /// <summary>The indexes the indexed open declares.</summary>
     public const int Indexed = 2;
+
+    /// <summary>The verb that makes one timed open in a child process: the store's directory and the indexes to declare.</summary>
+    public const string ChildVerb = "opens-child";
 
     /// <summary>The goal: the open with two indexes at most this many times the open without.</summary>
     public const double Target = 1.3;
@@ -35,10 +41,11 @@ internal static class OpenPairMix
     private static int Records => OpenBenchmarks.StoreRecords;
 
     /// <summary>
-    /// Builds the store, opens it <paramref name="runs"/> times each way in rounds, writes every open to <c>opens.csv</c>
-    /// and the medians and the ratio with their intervals to <c>opens.md</c> in <paramref name="resultsFolder"/>.
+    /// Builds the store, opens it <paramref name="runs"/> times each way in rounds (each open in a fresh process with
+    /// <paramref name="fresh"/>), writes every open to <c>opens.csv</c> and the medians and the ratio with their
+    /// intervals to <c>opens.md</c> in <paramref name="resultsFolder"/> (<c>opens-fresh.*</c> with <paramref name="fresh"/>).
     /// </summary>
-    public static List<OpenPairRow> Run(string resultsFolder, int runs)
+    public static List<OpenPairRow> Run(string resultsFolder, int runs, bool fresh = false)
     {
         ArgumentOutOfRangeException.ThrowIfLessThan(runs, 1);
         var directory = Paths.FreshDirectory(Paths.StoresRoot, "opens");
@@ -48,21 +55,27 @@ internal static class OpenPairMix
             records.BulkImportAsync(Data.SmallRange(Records)).GetAwaiter().GetResult();
             created.DisposeAsync().AsTask().GetAwaiter().GetResult();
 
-            Open(directory, 0);
-            Open(directory, Indexed);
+            Func<string, int, double> open = fresh ? OpenFresh : Open;
+            if (!fresh)
+            {
+                Open(directory, 0);
+            }
+
+            open(directory, Indexed);
             var rows = new List<OpenPairRow>();
             for (var run = 1; run <= runs; run++)
             {
                 foreach (var indexes in run % 2 == 1 ? new[] { 0, Indexed } : [Indexed, 0])
                 {
-                    rows.Add(new OpenPairRow(run, indexes, Open(directory, indexes)));
-                    Console.WriteLine($"// opens, run {run} of {runs}: {indexes} index(es), {rows[^1].Milliseconds:N1} ms");
+                    rows.Add(new OpenPairRow(run, indexes, open(directory, indexes)));
+                    Console.WriteLine($"// opens{(fresh ? " (fresh processes)" : "")}, run {run} of {runs}: {indexes} index(es), {rows[^1].Milliseconds:N1} ms");
                 }
             }
 
             Directory.CreateDirectory(resultsFolder);
-            File.WriteAllText(Path.Combine(resultsFolder, "opens.csv"), OpenPairRow.ToCsv(rows));
-            File.WriteAllText(Path.Combine(resultsFolder, "opens.md"), ToMarkdown(rows));
+            var name = fresh ? "opens-fresh" : "opens";
+            File.WriteAllText(Path.Combine(resultsFolder, $"{name}.csv"), OpenPairRow.ToCsv(rows));
+            File.WriteAllText(Path.Combine(resultsFolder, $"{name}.md"), ToMarkdown(rows, fresh));
             return rows;
         }
         finally
@@ -74,6 +87,17 @@ internal static class OpenPairMix
     /// <summary>The indexed open's time over the plain open's of the same round, one ratio per round; null when not measured.</summary>
     public static Figure? Ratio(IReadOnlyList<OpenPairRow> rows) =>
         RoundRatios.Of(rows, r => r.Run, r => r.Indexes == Indexed, r => r.Indexes == 0, r => r.Milliseconds);
+
+    /// <summary>The child's side of <see cref="ChildVerb"/>: one <see cref="Open"/>, its milliseconds written as the last line.</summary>
+    public static int Child(string[] args)
+    {
+        Console.WriteLine(Open(args[0], int.Parse(args[1], CultureInfo.InvariantCulture)).ToString("R", CultureInfo.InvariantCulture));
+        return 0;
+    }
+
+    /// <summary>One <see cref="Open"/> in a fresh process: the time that process measured.</summary>
+    private static double OpenFresh(string directory, int indexes) =>
+        double.Parse(ChildProcess.LastLine(ChildVerb, directory, indexes.ToString(CultureInfo.InvariantCulture)), CultureInfo.InvariantCulture);
 
     /// <summary>One open, timed until a point read returns (and, with the indexes, both answer); then the untimed close.</summary>
     private static double Open(string directory, int indexes)
@@ -106,14 +130,17 @@ internal static class OpenPairMix
         }
     }
 
-    private static string ToMarkdown(IReadOnlyList<OpenPairRow> rows)
+    private static string ToMarkdown(IReadOnlyList<OpenPairRow> rows, bool fresh)
     {
         var runs = rows.Select(r => r.Run).Distinct().Count();
         var plain = Figure.Of(rows.Where(r => r.Indexes == 0).Select(r => r.Milliseconds).ToList());
         var indexed = Figure.Of(rows.Where(r => r.Indexes == Indexed).Select(r => r.Milliseconds).ToList());
         var ratio = Ratio(rows);
         var text = new StringBuilder();
-        text.AppendLine(CultureInfo.InvariantCulture, $"The open of {Records:N0} small records (WriteThrough), timed until a point read returns, without indexes and with two (on the score and on the name, built from the orders the close before kept, until both answer), in one process; {runs} round(s) after one that is not reported, each opening once each way in alternating order, after a full collection. Each cell is the median over the rounds with its 95% interval in brackets (distribution-free, from the rounds' order statistics); the ratio is taken per round.");
+        var how = fresh
+            ? $"each open in a fresh process of its own, as a server's restart opens its store (nothing compiled yet); {runs} round(s) after one untimed open with the indexes, each opening once each way in alternating order"
+            : $"in one process; {runs} round(s) after one that is not reported, each opening once each way in alternating order, after a full collection";
+        text.AppendLine(CultureInfo.InvariantCulture, $"The open of {Records:N0} small records (WriteThrough), timed until a point read returns, without indexes and with two (on the score and on the name, built from the orders the close before kept, until both answer), {how}. Each cell is the median over the rounds with its 95% interval in brackets (distribution-free, from the rounds' order statistics); the ratio is taken per round.");
         text.AppendLine();
         text.AppendLine("| Open | ms | ratio to the plain open, per round | Goal | Status |");
         text.AppendLine("|---|---:|---:|---|---|");

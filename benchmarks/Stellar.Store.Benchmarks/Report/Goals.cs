@@ -12,7 +12,7 @@ namespace Stellar.Store.Benchmarks.Report;
 /// </summary>
 internal sealed class Goals(IReadOnlyList<ResultRow> rows, IReadOnlyList<GameRow>? game = null, IReadOnlyList<MemoryRow>? memory = null, IReadOnlyList<TickRow>? ticks = null,
     IReadOnlyList<UnitRow>? units = null, IReadOnlyList<Indexes.UpkeepRow>? upkeep = null,
-    IReadOnlyList<Open.OpenPairRow>? opens = null)
+    IReadOnlyList<Open.OpenPairRow>? opens = null, IReadOnlyList<Open.OpenPairRow>? freshOpens = null)
 {
     private const string NotServed = "not served: Stellar.FastDB is not in the package registry";
 
@@ -78,7 +78,7 @@ internal sealed class Goals(IReadOnlyList<ResultRow> rows, IReadOnlyList<GameRow
             Find("Encode", "Lz4_AesGcm", ("RecordBytes", 2048), ("Cores", cores)), 0.8, "plain time / LZ4+AES time (= LZ4+AES rate / plain rate)"));
         goals.AddRange(new RecordCostGoals(this, game, memory, ticks).Evaluate());
         goals.AddRange(UnitGoals.Evaluate(units));
-        goals.AddRange(new IndexGoals(this, upkeep, opens).Evaluate());
+        goals.AddRange(new IndexGoals(this, upkeep, opens, freshOpens).Evaluate());
         return goals;
     }
 

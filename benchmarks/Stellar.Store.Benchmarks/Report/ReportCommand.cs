@@ -38,7 +38,8 @@ internal static class ReportCommand
         var rows = Directory.GetFiles(reports, "*-report.csv").Order(StringComparer.Ordinal).SelectMany(ResultRow.Load).ToList();
         var goals = new Goals(rows, GameRow.Load(Path.Combine(results, "game-mix.csv")), MemoryRow.Load(Path.Combine(results, "memory.csv")),
             TickRow.Load(Path.Combine(results, "game-tick.csv")), UnitRow.Load(Path.Combine(results, "units.csv")),
-            UpkeepRow.Load(Path.Combine(results, "upkeep.csv")), OpenPairRow.Load(Path.Combine(results, "opens.csv")));
+            UpkeepRow.Load(Path.Combine(results, "upkeep.csv")), OpenPairRow.Load(Path.Combine(results, "opens.csv")),
+            OpenPairRow.Load(Path.Combine(results, "opens-fresh.csv")));
         var goalRows = goals.Evaluate();
         File.WriteAllText(Path.Combine(results, "ratios.csv"), RatiosCsv(goalRows));
         File.WriteAllText(Path.Combine(results, "ratios.md"), RatiosMarkdown(goalRows));
