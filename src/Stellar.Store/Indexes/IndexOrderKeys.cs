@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using MessagePack;
 using MessagePack.Formatters;
 
@@ -34,6 +35,7 @@ internal sealed class IndexOrderKeys<TKey>
     /// Fills <paramref name="keys"/> with the next keys of the file; false when the file is damaged: a key that does not
     /// decode (whatever the key type throws) or is null, or, once the last key is read, bytes after it.
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public bool TryRead(Span<TKey> keys)
     {
         if (keys.Length > _left)

@@ -146,6 +146,7 @@ internal static class RadixSort
     }
 
     /// <summary>Counts, for each of the lowest <paramref name="digits"/> bytes, how many of <paramref name="items"/> have each value of it.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void Count<T, TNumbers>(ReadOnlySpan<T> items, TNumbers numbers, int[] counts, int digits)
         where TNumbers : struct, IRadixNumbers<T>
     {
@@ -160,6 +161,7 @@ internal static class RadixSort
     }
 
     /// <summary>Orders a few <paramref name="items"/> by their numbers, by insertion.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void Insert<T, TNumbers>(Span<T> items, TNumbers numbers)
         where TNumbers : struct, IRadixNumbers<T>
     {

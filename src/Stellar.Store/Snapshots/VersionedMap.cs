@@ -175,6 +175,7 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable, IRecordHeads<TKey,
     public VersionNode<TValue>? Head(TKey key) => _chains.Find(key);
 
     /// <summary>Writer only: the head of each of <paramref name="keys"/> that is stored, into <paramref name="heads"/> (null for the rest).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void HeadsOf(ReadOnlySpan<TKey> keys, Span<VersionNode<TValue>?> heads)
     {
         for (var i = 0; i < keys.Length; i++)
@@ -195,6 +196,7 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable, IRecordHeads<TKey,
     /// Any thread, at a pinned <paramref name="version"/>: the version of each of <paramref name="keys"/> then (null when
     /// deleted or absent), into <paramref name="heads"/>; in two passes (see <see cref="IRecordHeads{TKey,TValue}.HeadsOf"/>).
     /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public void HeadsAt(ReadOnlySpan<TKey> keys, long version, Span<VersionNode<TValue>?> heads)
     {
         for (var i = 0; i < keys.Length; i++)
