@@ -387,17 +387,14 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
 
     /// <summary>
     /// The build of <paramref name="step"/>'s index beside the writer is over: if it succeeded and the index was not
-    /// dropped meanwhile, the index gets the versions applied since and answers from the published version on.
+    /// dropped meanwhile, the index gets the versions applied since and answers from the published version on, unless
+    /// one of them failed it; an index that failed is not kept.
     /// </summary>
     private void Install(IndexStep<TKey, TValue> step)
     {
         var (build, version) = step.Aside!.Value;
         Map.Unpin(version);
-        if (build.IsCompletedSuccessfully && build.Result && step.Index.Failure is null)
-        {
-            _indexes.Install(step.Index, Map.Published.Version);
-        }
-        else
+        if (!build.IsCompletedSuccessfully || !build.Result || step.Index.Failure is not null || !_indexes.Install(step.Index, Map.Published.Version))
         {
             _indexes.Remove(step.Index);
         }

@@ -37,15 +37,22 @@ internal sealed class IndexSet<TKey, TValue>
     /// <summary>
     /// <paramref name="index"/>, built beside the writer (and caught up on its thread), gets every version still held
     /// for it, in order, and is kept from now on; readers read it from <paramref name="version"/>, the published one.
+    /// Returns false, keeping nothing of it, when one of those versions failed it (its key selector threw).
     /// </summary>
-    public void Install(IIndexMaintainer<TKey, TValue> index, long version)
+    public bool Install(IIndexMaintainer<TKey, TValue> index, long version)
     {
         var at = _building.FindIndex(b => ReferenceEquals(b.Index, index));
         var held = _building[at].Held;
         _building.RemoveAt(at);
         held.TakeAll(index);
+        if (index.Failure is not null)
+        {
+            return false;
+        }
+
         Add(index);
         index.Serve(version);
+        return true;
     }
 
     /// <summary>Where the staged changes stand now: <see cref="RollBack"/> to it takes back everything staged after.</summary>

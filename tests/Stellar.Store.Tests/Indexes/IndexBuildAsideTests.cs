@@ -192,6 +192,29 @@ public sealed class IndexBuildAsideTests : IDisposable
     }
 
     [Fact]
+    public async Task Index_WhoseSelectorThrowsForAWriteMadeDuringItsBuild_FaultsReadyAndTheNameIsFree()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        await Fill(players, 100);
+        using var gate = new BuildGate();
+        var byGold = players.Index("by-gold", p => gate.Pass(p.Gold) >= 0 ? p.Gold : throw new FormatException("no negative gold"));
+        gate.WaitUntilHeld();
+
+        // Held for the index and taken at its install, on the writer's turn: the selector fails there, not in the build.
+        await players.UpsertAsync(new Player(1000, "in debt", 1, -5)).WaitAsync(HangGuard);
+        gate.Open();
+
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => byGold.Ready.WaitAsync(HangGuard));
+        Assert.IsType<FormatException>(error.InnerException);
+        Assert.Throws<InvalidOperationException>(() => byGold.Top(1));
+        await players.UpsertAsync(new Player(1000, "paid", 1, 5)).WaitAsync(HangGuard);
+        var again = players.Index("by-gold", p => p.Gold);
+        await again.Ready.WaitAsync(HangGuard);
+        AssertAgrees(players, again);
+    }
+
+    [Fact]
     public async Task Dispose_DuringABuild_ClosesTheStoreFaultsReadyAndTheRecordsReopen()
     {
         var store = await StellarStore.OpenAsync(_dir.Path);
