@@ -23,8 +23,10 @@ internal static class IndexOrder
             return tuple;
         }
 
+        // What Comparer<T>.Default orders by: the type's comparison with itself (a base type's counts, the interface being
+        // contravariant), or the one with any object. A comparison with another type only is no order of its values.
         var type = Nullable.GetUnderlyingType(typeof(T)) ?? typeof(T);
-        if (!typeof(IComparable).IsAssignableFrom(type) && !type.GetInterfaces().Any(i => i.IsGenericType && i.GetGenericTypeDefinition() == typeof(IComparable<>)))
+        if (!typeof(IComparable).IsAssignableFrom(type) && !typeof(IComparable<>).MakeGenericType(type).IsAssignableFrom(type))
         {
             throw new ArgumentException($"{what} of type {typeof(T)} has no order: an index needs keys that implement IComparable<T> (numbers, strings, DateTime, Guid, tuples of them).", nameof(T));
         }

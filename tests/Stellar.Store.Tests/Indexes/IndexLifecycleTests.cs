@@ -90,6 +90,25 @@ public sealed class IndexLifecycleTests : IDisposable
     }
 
     [Fact]
+    public async Task Index_OnKeysOrderedOnlyAgainstAnotherType_IsRefusedWhenDeclared_AndOneOrderedThroughItsBaseIsKept()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        await players.InsertAsync(new Player(1, "a", 3, 10));
+        await players.InsertAsync(new Player(2, "b", 1, 20));
+
+        // Comparable with an int, not with itself: no order of its own, refused at once, naming the type.
+        var error = Assert.Throws<ArgumentException>(() => players.Index("by-odd", p => new ComparableWithIntsOnly(p.Level)));
+        Assert.Contains(nameof(ComparableWithIntsOnly), error.Message);
+        Assert.Contains("has no order", error.Message);
+
+        // Ordered through its base type's comparison, which orders it too: kept, in that order.
+        var byRank = players.Index("by-rank", p => new Rank(p.Level));
+        await byRank.Ready;
+        Assert.Equal([2, 1], byRank.All().Select(p => p.Id));
+    }
+
+    [Fact]
     public async Task Index_WhenTheNameIsTakenOrTheKeysHaveNoOrder_ThrowsAClearError()
     {
         await using var store = await StellarStore.OpenAsync(_dir.Path);
@@ -237,4 +256,18 @@ public sealed class IndexLifecycleTests : IDisposable
         Assert.Equal(new[] { 1, 6 }, first.Items.Select(p => p.Id));
         Assert.Equal(new IndexContinuation<int, int>(1, 6), first.Next);
     }
+
+    private sealed class ComparableWithIntsOnly(int value) : IComparable<int>
+    {
+        public int CompareTo(int other) => value.CompareTo(other);
+    }
+
+    private class RankBase(int value) : IComparable<RankBase>
+    {
+        public int Value => value;
+
+        public int CompareTo(RankBase? other) => other is null ? 1 : Value.CompareTo(other.Value);
+    }
+
+    private sealed class Rank(int value) : RankBase(value);
 }
