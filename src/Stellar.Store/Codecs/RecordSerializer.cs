@@ -88,6 +88,39 @@ internal sealed class RecordSerializer
     }
 
     /// <summary>
+    /// Refuses <paramref name="key"/>, whose serialized form this serializer just wrote as <paramref name="bytes"/>, when
+    /// those bytes read back as another key: a record stored under it could not be found under it after a reopen, and
+    /// two such keys could become one record. Costs nothing for numbers and Guids, one scan of a text, and a decode for a
+    /// key of any other type (or one a formatter of the user writes).
+    /// </summary>
+    /// <exception cref="ArgumentException">The key would read back as another; nothing was stored.</exception>
+    public void EnsureKeyReadsBack<T>(T key, ReadOnlyMemory<byte> bytes, string paramName)
+    {
+        switch (KeyCheck<T>())
+        {
+            case KeyReadBack.Always:
+                return;
+            case KeyReadBack.Inspected:
+                if (ReadBack.WhyNot(key) is { } why)
+                {
+                    throw new ArgumentException($"The key '{key}' cannot be stored: {why}, another key, so its record could not be found under it after a reopen. Nothing was stored.", paramName);
+                }
+
+                return;
+            default:
+                var back = MessagePackSerializer.Deserialize<T>(bytes, Options);
+                if (!EqualityComparer<T>.Default.Equals(key, back))
+                {
+                    throw new ArgumentException(
+                        $"The key '{key}' cannot be stored: it reads back from its serialized form as '{back}', another key (a key type without value equality, or text with an unpaired surrogate or a local DateTime inside it), so its record could not be found under it after a reopen. Nothing was stored.",
+                        paramName);
+                }
+
+                return;
+        }
+    }
+
+    /// <summary>
     /// Refuses <paramref name="bytes"/>, a key or value this serializer just wrote, when they nest containers deeper than
     /// <see cref="MessagePackSecurity.MaximumObjectGraphDepth"/>: MessagePack writes such a value but refuses to read it
     /// back, so storing it would acknowledge a record whose block the next open could not load. Costs nothing for bytes
@@ -174,6 +207,25 @@ internal sealed class RecordSerializer
         return high > limit;
     }
 
+    /// <summary>How keys of type <typeparamref name="T"/> are checked by this serializer: decided once, and kept for the serializer asked last.</summary>
+    private KeyReadBack KeyCheck<T>()
+    {
+        var last = KeyChecks<T>.Last;
+        if (last is not null && ReferenceEquals(last.Serializer, this))
+        {
+            return last.Check;
+        }
+
+        var type = typeof(T);
+        var check = Options.Resolver.GetFormatter<T>()?.GetType().Assembly != typeof(MessagePackSerializer).Assembly ? KeyReadBack.Decoded
+            : type == typeof(string) || type == typeof(DateTime) ? KeyReadBack.Inspected
+            : type.IsPrimitive || type.IsEnum || type == typeof(decimal) || type == typeof(Guid) || type == typeof(TimeSpan) || type == typeof(DateTimeOffset)
+                || type == typeof(DateOnly) || type == typeof(TimeOnly) || type == typeof(Int128) || type == typeof(UInt128) || type == typeof(Half) ? KeyReadBack.Always
+            : KeyReadBack.Decoded;
+        KeyChecks<T>.Last = new KeyCheckOf(this, check);
+        return check;
+    }
+
     /// <summary>
     /// Deserializes bytes from disk; throws <see cref="MessagePackSerializationException"/> when they do not decode, or
     /// decode to null: no write stores a null key or value, so a nil in a record is damage (or a crafted block), never
@@ -192,4 +244,13 @@ internal sealed class RecordSerializer
 
     /// <summary>A private copy of <paramref name="value"/> (for copy-on-read).</summary>
     public T Copy<T>(T value) => MessagePackSerializer.Deserialize<T>(MessagePackSerializer.Serialize(value, Options), Options);
+
+    /// <summary>A serializer's check of one key type.</summary>
+    private sealed record KeyCheckOf(RecordSerializer Serializer, KeyReadBack Check);
+
+    /// <summary>The check of <typeparamref name="T"/> keys last decided (a process has one serializer per store, most often one).</summary>
+    private static class KeyChecks<T>
+    {
+        public static volatile KeyCheckOf? Last;
+    }
 }

@@ -90,6 +90,7 @@ internal sealed class SingleWrite<TKey, TValue> : CollectionWrite<TKey, TValue>
         }
 
         serializer.EnsureReadable(scratch.WrittenMemory[..keyLength], nameof(key));
+        serializer.EnsureKeyReadsBack(key, scratch.WrittenMemory[..keyLength], nameof(key));
         serializer.EnsureReadable(scratch.WrittenMemory[keyLength..], nameof(value));
 
         var recordKind = kind == WriteKind.Delete ? RecordKind.Delete : RecordKind.Put;

@@ -1,3 +1,5 @@
+using Stellar.Store.Codecs;
+
 namespace Stellar.Store.Indexes;
 
 /// <summary>A unique index's checks, made as the writer stages each write, before anything is written.</summary>
@@ -33,6 +35,13 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
 
         // A null index key is no key: like SQL's unique constraints, records without one never clash.
         var claims = !deleted && indexKey is not null;
+        if (claims && ReadBack.WhyNot(indexKey) is { } why)
+        {
+            // The key a reopen computes from the record as read back would be another, perhaps one another record holds:
+            // the index could then not be built.
+            return new ArgumentException($"Unique index '{Name}' of collection '{Collection}' cannot hold the key '{indexKey}' of record '{key}': {why}, so after a reopen the record would hold another key, which another record may hold. Nothing was stored.", nameof(value));
+        }
+
         var (hadKey, hadIndexKey) = KeyOf(key);
         if (claims && !(hadKey && Order.IndexKeys.Compare(hadIndexKey, indexKey) == 0) && Holder(indexKey, key) is { } holder)
         {
