@@ -331,7 +331,7 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
         await new BulkImport<TKey, TValue>(
                 expiresAt is null
                     ? value => Encode(WriteKind.Upsert, _keySelector(value), value)
-                    : value => Encode(WriteKind.Upsert, _keySelector(value), value, expiresAt(value) is { } at ? ExpiryAt(at) : 0),
+                    : value => Encode(WriteKind.Upsert, _keySelector(value), value, expiresAt(value) is { } at ? WriteExpiry.At(ExpiryAt(at)) : WriteExpiry.Never),
                 SubmitAsync,
                 _store.Options.MaxDegreeOfParallelism)
             .RunAsync(source, progress, cancellationToken)
@@ -382,12 +382,17 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
         return key;
     }
 
-    internal SingleWrite<TKey, TValue> Encode(WriteKind kind, TKey key, TValue? value, long expiresAt = 0)
+    /// <summary>
+    /// The write of <paramref name="kind"/>, serialized and checked; an insert, update or upsert whose
+    /// <paramref name="expiry"/> is <see cref="WriteExpiry.Unspecified"/> takes the collection's policy.
+    /// </summary>
+    internal SingleWrite<TKey, TValue> Encode(WriteKind kind, TKey key, TValue? value, WriteExpiry expiry = default)
     {
         ArgumentNullException.ThrowIfNull(key);
         _store.ThrowIfDisposed();
         _store.ThrowIfReadOnly();
-        if (expiresAt == 0 && kind != WriteKind.Delete && Volatile.Read(ref _expiryPolicy) is { } policy)
+        var expiresAt = expiry.Ticks;
+        if (!expiry.Given && kind != WriteKind.Delete && Volatile.Read(ref _expiryPolicy) is { } policy)
         {
             // A write that gives no expiry of its own expires as the collection's policy says.
             expiresAt = policy(value!);
@@ -466,7 +471,7 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
 
     TKey IBatchEncoder<TKey, TValue>.KeyOf(TValue value) => KeyOf(value);
 
-    SingleWrite<TKey, TValue> IBatchEncoder<TKey, TValue>.Encode(WriteKind kind, TKey key, TValue? value, long expiresAt) => Encode(kind, key, value, expiresAt);
+    SingleWrite<TKey, TValue> IBatchEncoder<TKey, TValue>.Encode(WriteKind kind, TKey key, TValue? value, WriteExpiry expiry) => Encode(kind, key, value, expiry);
 
     long IBatchEncoder<TKey, TValue>.ExpiryOf(TimeSpan expiresAfter) => ExpiryOf(expiresAfter);
 
@@ -476,7 +481,7 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     {
         ArgumentNullException.ThrowIfNull(value);
         cancellationToken.ThrowIfCancellationRequested();
-        var expiry = expiresAfter is { } after ? ExpiryOf(after) : expiresAt is { } at ? ExpiryAt(at) : 0;
+        var expiry = expiresAfter is { } after ? WriteExpiry.At(ExpiryOf(after)) : expiresAt is { } at ? WriteExpiry.At(ExpiryAt(at)) : WriteExpiry.Unspecified;
         await SubmitAsync(Encode(kind, KeyOf(value), value, expiry), cancellationToken).ConfigureAwait(false);
     }
 

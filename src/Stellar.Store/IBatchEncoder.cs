@@ -14,8 +14,11 @@ internal interface IBatchEncoder<TKey, TValue>
     /// <summary>The key the collection's key selector gives <paramref name="value"/>; never null.</summary>
     TKey KeyOf(TValue value);
 
-    /// <summary>The write of <paramref name="kind"/>, serialized and checked against the size limits.</summary>
-    SingleWrite<TKey, TValue> Encode(WriteKind kind, TKey key, TValue? value, long expiresAt = 0);
+    /// <summary>
+    /// The write of <paramref name="kind"/>, serialized and checked against the size limits; one whose
+    /// <paramref name="expiry"/> is unspecified takes the collection's expiry policy.
+    /// </summary>
+    SingleWrite<TKey, TValue> Encode(WriteKind kind, TKey key, TValue? value, WriteExpiry expiry = default);
 
     /// <summary>When a record written now expires if it expires <paramref name="expiresAfter"/> from now (UTC ticks).</summary>
     long ExpiryOf(TimeSpan expiresAfter);

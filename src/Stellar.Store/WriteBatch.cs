@@ -31,25 +31,25 @@ public sealed class WriteBatch<TKey, TValue>
     /// <see cref="StoreOptions.Clock"/>): see <see cref="Collection{TKey,TValue}.InsertAsync(TValue, TimeSpan, CancellationToken)"/>.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAfter"/> is not positive, or ends after the last representable time.</exception>
-    public WriteBatch<TKey, TValue> Insert(TValue value, TimeSpan expiresAfter) => Add(WriteKind.Insert, value, _collection.ExpiryOf(expiresAfter));
+    public WriteBatch<TKey, TValue> Insert(TValue value, TimeSpan expiresAfter) => Add(WriteKind.Insert, value, WriteExpiry.At(_collection.ExpiryOf(expiresAfter)));
 
     /// <summary>
     /// Adds an insert-or-replace of a record that expires <paramref name="expiresAfter"/> from now: see
     /// <see cref="Collection{TKey,TValue}.UpsertAsync(TValue, TimeSpan, CancellationToken)"/>.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAfter"/> is not positive, or ends after the last representable time.</exception>
-    public WriteBatch<TKey, TValue> Upsert(TValue value, TimeSpan expiresAfter) => Add(WriteKind.Upsert, value, _collection.ExpiryOf(expiresAfter));
+    public WriteBatch<TKey, TValue> Upsert(TValue value, TimeSpan expiresAfter) => Add(WriteKind.Upsert, value, WriteExpiry.At(_collection.ExpiryOf(expiresAfter)));
 
     /// <summary>Adds an insert of a record that expires at <paramref name="expiresAt"/>, which must be in the future.</summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAt"/> is not after now (by the store's clock).</exception>
-    public WriteBatch<TKey, TValue> Insert(TValue value, DateTimeOffset expiresAt) => Add(WriteKind.Insert, value, _collection.ExpiryAt(expiresAt));
+    public WriteBatch<TKey, TValue> Insert(TValue value, DateTimeOffset expiresAt) => Add(WriteKind.Insert, value, WriteExpiry.At(_collection.ExpiryAt(expiresAt)));
 
     /// <summary>
     /// Adds an insert-or-replace of a record that expires at <paramref name="expiresAt"/>, which must be in the future:
     /// a change to an auction that keeps its end.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="expiresAt"/> is not after now (by the store's clock).</exception>
-    public WriteBatch<TKey, TValue> Upsert(TValue value, DateTimeOffset expiresAt) => Add(WriteKind.Upsert, value, _collection.ExpiryAt(expiresAt));
+    public WriteBatch<TKey, TValue> Upsert(TValue value, DateTimeOffset expiresAt) => Add(WriteKind.Upsert, value, WriteExpiry.At(_collection.ExpiryAt(expiresAt)));
 
     /// <summary>Adds a delete; deleting a missing key is allowed and changes nothing.</summary>
     public WriteBatch<TKey, TValue> Delete(TKey key)
@@ -58,10 +58,10 @@ public sealed class WriteBatch<TKey, TValue>
         return this;
     }
 
-    private WriteBatch<TKey, TValue> Add(WriteKind kind, TValue value, long expiresAt = 0)
+    private WriteBatch<TKey, TValue> Add(WriteKind kind, TValue value, WriteExpiry expiry = default)
     {
         ArgumentNullException.ThrowIfNull(value);
-        Writes.Add(_collection.Encode(kind, _collection.KeyOf(value), value, expiresAt));
+        Writes.Add(_collection.Encode(kind, _collection.KeyOf(value), value, expiry));
         return this;
     }
 }

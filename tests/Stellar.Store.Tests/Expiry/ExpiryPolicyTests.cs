@@ -88,5 +88,40 @@ public sealed class ExpiryPolicyTests : IDisposable
         Assert.Null(auctions.Get(101));
     }
 
+    [Fact]
+    public async Task Policy_DoesNotReplaceAnEndThatSaysNever_FromAnImportsEndFunctionOrTheValuePolicy()
+    {
+        var start = _clock.GetUtcNow();
+        var lifetime = TimeSpan.FromMinutes(5);
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            var sessions = store.GetCollection<int, Player>("sessions", p => p.Id);
+            var auctions = store.GetCollection<int, Player>("auctions", p => p.Id);
+            sessions.SetExpiryPolicy(lifetime);
+
+            // Moved from another server: an end function that gives none means the record never ends, policy or not.
+            await sessions.BulkImportAsync([Player(1), Player(2)], p => p.Id == 1 ? null : start + TimeSpan.FromMinutes(30));
+            await sessions.BulkImportAsync([Player(3)]);
+            Assert.Null(sessions.ExpiresAt(1));
+            Assert.Equal(start + TimeSpan.FromMinutes(30), sessions.ExpiresAt(2));
+            Assert.Equal(start + lifetime, sessions.ExpiresAt(3));
+
+            // A value policy that gives no end makes a record that never expires.
+            auctions.SetExpiryPolicy(a => a.Level == 0 ? null : start + TimeSpan.FromMinutes(a.Level));
+            await auctions.UpsertAsync(new Player(1, "open-ended", 0, 0));
+            await auctions.WriteAsync(b => b.Upsert(new Player(2, "open-ended", 0, 0)));
+            await store.WriteAsync(tx => tx.In(auctions).Upsert(new Player(3, "open-ended", 0, 0)));
+            Assert.All([1, 2, 3], id => Assert.Null(auctions.ExpiresAt(id)));
+        }
+
+        // Stored as never: a reopen and a clock far ahead keep the records.
+        _clock.Advance(TimeSpan.FromDays(1));
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            Assert.Equal([1], store.GetCollection<int, Player>("sessions", p => p.Id).Query().Select(p => p.Id).ToList());
+            Assert.Equal(3, store.GetCollection<int, Player>("auctions", p => p.Id).Count);
+        }
+    }
+
     private static Player Player(int id) => new(id, $"p{id}", 1, 1);
 }
