@@ -105,6 +105,22 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
         return false;
     }
 
+    /// <summary>Reads <paramref name="key"/> at this version with its end (UTC ticks, 0: never), as a rollback restores it.</summary>
+    internal bool TryGet(TKey key, [MaybeNullWhen(false)] out TValue value, out long expiresAt)
+    {
+        ThrowIfDisposed();
+        if (_map.TryGetAt(key, _state.Version, Now, out var node))
+        {
+            value = ReadStored(node);
+            expiresAt = node.ExpiresAt;
+            return true;
+        }
+
+        value = default;
+        expiresAt = 0;
+        return false;
+    }
+
     /// <summary>Every value at this version that matches <paramref name="predicate"/> (null: all), in no set order.</summary>
     public IEnumerable<TValue> Query(Func<TValue, bool>? predicate = null)
     {

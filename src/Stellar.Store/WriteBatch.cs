@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Stellar.Store.Engine;
 
 namespace Stellar.Store;
@@ -56,6 +57,16 @@ public sealed class WriteBatch<TKey, TValue>
     {
         Writes.Add(_collection.Encode(WriteKind.Delete, key, default));
         return this;
+    }
+
+    /// <summary>
+    /// Adds an insert-or-replace of <paramref name="value"/> as it was stored elsewhere (a checkpoint), with the end it
+    /// had there: <paramref name="expiry"/> is a time or never, and the collection's policy does not replace it.
+    /// </summary>
+    internal WriteBatch<TKey, TValue> Restore(TValue value, WriteExpiry expiry)
+    {
+        Debug.Assert(expiry.Given, "a restored record keeps the end it had, never the policy's");
+        return Add(WriteKind.Upsert, value, expiry);
     }
 
     private WriteBatch<TKey, TValue> Add(WriteKind kind, TValue value, WriteExpiry expiry = default)
