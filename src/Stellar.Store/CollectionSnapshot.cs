@@ -37,7 +37,7 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
         _read = read;
         _copyOnRead = copyOnRead;
         _state = map.Pin();
-        Now = map.Now;
+        Now = map.Clock.Observe();
     }
 
     /// <summary>A snapshot at <paramref name="pinned"/>, whose version the caller has pinned for it.</summary>

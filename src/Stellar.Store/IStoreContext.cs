@@ -10,6 +10,9 @@ internal interface IStoreContext
     /// <summary>The options the store was opened with (secrets removed).</summary>
     StoreOptions Options { get; }
 
+    /// <summary>The time by which the store's collections and snapshots decide what has expired: its clock, never going back while it is open.</summary>
+    Snapshots.ExpiryClock Clock { get; }
+
     /// <summary>Whether disposal has begun.</summary>
     bool IsDisposed { get; }
 

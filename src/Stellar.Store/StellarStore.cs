@@ -11,6 +11,7 @@ using Stellar.Store.Feed;
 using Stellar.Store.Format;
 using Stellar.Store.Indexes;
 using Stellar.Store.Shards;
+using Stellar.Store.Snapshots;
 using Stellar.Store.Storage;
 using Stellar.Store.Units;
 
@@ -71,6 +72,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// <summary>How the user's collections serialize: <see cref="StoreOptions.Serializer"/> in front of the store's own resolvers.</summary>
     private readonly RecordSerializer _serializer;
 
+    /// <summary>The time by which every collection and snapshot of the store decides what has expired (see <see cref="ExpiryClock"/>).</summary>
+    private readonly ExpiryClock _clock;
+
     /// <summary>The store's collection of cursors once loaded: what a compaction's begin reads holds from, never loading it.</summary>
     private volatile Collection<string, FeedCursorRecord>? _feedCursors;
     private Task? _disposeTask;
@@ -81,6 +85,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         _diagnostics = diagnostics;
         Path = path;
         Options = options.WithoutSecrets();
+        _clock = new ExpiryClock(Options.Clock);
         _storage = storage;
         _lock = opened.Lock;
         _manifest = opened.Manifest;
@@ -516,6 +521,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// <inheritdoc />
     FeedCursorGates IStoreContext.FeedCursorGates { get; } = new();
 
+    /// <inheritdoc />
+    ExpiryClock IStoreContext.Clock => _clock;
+
     /// <summary>
     /// The store's collection of cursors, loaded (or made) at first use. Records stored as <c>(string, string)</c> tuples,
     /// before cursors could hold compaction, are the same bytes as a record without a hold: the collection is recorded
@@ -644,7 +652,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     {
         Debug.Assert(!Monitor.IsEntered(_gate), "a load holds no store-wide lock, so that flushes, other collections and close go on");
         var serializer = SerializerOf(name);
-        var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, serializer, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold, _units.IsDecided, Options.Clock)
+        var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, serializer, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold, _units.IsDecided, _clock)
         {
             // An encrypted store keeps no index orders: they would hold the primary keys in the clear.
             IndexOrders = _cipher is null ? new IndexOrderFiles(_storage, entry.Id, serializer) : null,

@@ -29,7 +29,7 @@ public sealed class StoreSnapshot : IDisposable
     {
         _store = store;
         _pinned = pinned;
-        _now = store.Options.Clock.GetUtcNow().UtcTicks;
+        _now = store.Clock.Observe();
     }
 
     /// <summary>Releases the pins of a snapshot nobody disposed.</summary>

@@ -50,7 +50,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     /// The engine of collection <paramref name="name"/> over <paramref name="chain"/>; <paramref name="decided"/> says
     /// whether a cross-collection round's part found at open was committed (its decision is in the unit log).
     /// </summary>
-    public CollectionEngine(string name, ShardChain chain, BlockCodec codec, RecordSerializer serializer, int parallelism, long maxShardBytes, double compactionThreshold, int largeValueBytes, Func<UnitTag, bool> decided, TimeProvider? clock = null)
+    public CollectionEngine(string name, ShardChain chain, BlockCodec codec, RecordSerializer serializer, int parallelism, long maxShardBytes, double compactionThreshold, int largeValueBytes, Func<UnitTag, bool> decided, ExpiryClock? clock = null)
     {
         _name = name;
         Serializer = serializer;
@@ -131,7 +131,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         var count = _loader.Load(Map, Ledger);
         if (_loader.LoadedExpiring)
         {
-            Map.Expiry.Build(Map, CollectionLoader<TKey, TValue>.LoadVersion, _values.ReadValue, Map.Now);
+            Map.Expiry.Build(Map, CollectionLoader<TKey, TValue>.LoadVersion, _values.ReadValue, Map.Clock.Observe());
         }
 
         _pipeline.Loaded(CollectionLoader<TKey, TValue>.LoadVersion);
@@ -188,7 +188,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
 
     void IWriteStaging<TKey, TValue>.StageIndex(IndexStep<TKey, TValue> step) => _indexSteps.Add(step);
 
-    void IWriteStaging<TKey, TValue>.StageExpiry(ExpiryStep<TKey, TValue> step) => StageExpired(step, Map.Now);
+    void IWriteStaging<TKey, TValue>.StageExpiry(ExpiryStep<TKey, TValue> step) => StageExpired(step, Map.Clock.Observe());
 
     void IWriteStaging<TKey, TValue>.StageCheckpoint(CheckpointStep<TKey, TValue> step) => _checkpoints.Add(step);
 
@@ -205,7 +205,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
             return;
         }
 
-        var now = Map.Now;
+        var now = Map.Clock.Observe();
         if (now > _removedUntil)
         {
             _groupExpiry ??= new ExpiryStep<TKey, TValue>();
@@ -326,7 +326,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
 
         // Unique indexes declared together are built side by side: each reads the records on its own, as readers do.
         var builds = _indexSteps.Where(s => s.Kind == IndexStepKind.Build && s.Index.Unique).ToList();
-        var now = Map.Now;
+        var now = Map.Clock.Observe();
         var built = new bool[builds.Count];
         Parallel.For(0, builds.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, i =>
             built[i] = builds[i].Index.Build(Map, Map.Published.Version, _values.ReadValue, now));

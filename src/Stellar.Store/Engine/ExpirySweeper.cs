@@ -27,7 +27,7 @@ internal sealed class ExpirySweeper<TKey, TValue> : IAsyncDisposable
         _writer = writer;
         if (interval != Timeout.InfiniteTimeSpan)
         {
-            _timer = map.Clock.CreateTimer(static state => ((ExpirySweeper<TKey, TValue>)state!).Sweep(), this, interval, interval);
+            _timer = map.Clock.Provider.CreateTimer(static state => ((ExpirySweeper<TKey, TValue>)state!).Sweep(), this, interval, interval);
         }
     }
 

@@ -47,12 +47,13 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable, IRecordHeads<TKey,
     /// the table its rebuilds, each of which copies every head.
     /// </param>
     /// <param name="clock">
-    /// The clock that tells when a record expires (<see cref="VersionNode{TValue}.ExpiresAt"/>); null for the system clock.
+    /// The time that tells when a record expires (<see cref="VersionNode{TValue}.ExpiresAt"/>), the store's; null for one
+    /// of its own on the system clock.
     /// </param>
-    public VersionedMap(IEqualityComparer<TKey>? comparer = null, int capacity = 0, TimeProvider? clock = null)
+    public VersionedMap(IEqualityComparer<TKey>? comparer = null, int capacity = 0, ExpiryClock? clock = null)
     {
         _chains = new HeadTable<TKey, TValue>(comparer, capacity);
-        Clock = clock ?? TimeProvider.System;
+        Clock = clock ?? new ExpiryClock(TimeProvider.System);
         Expiry = new ExpiryIndex<TKey, TValue>();
     }
 
@@ -67,13 +68,13 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable, IRecordHeads<TKey,
         Expiry.Empty ? state.Count : state.Count - Expiry.ExpiredAt(state.Version, now);
 
     /// <summary>As <see cref="CountAt"/> at the time now; reads the clock only when a record stored now expires.</summary>
-    public long CountNow(PublishedState state) => Expiry.Empty ? state.Count : CountAt(state, Now);
+    public long CountNow(PublishedState state) => Expiry.Empty ? state.Count : CountAt(state, Clock.Observe());
 
-    /// <summary>The clock that tells when a record expires.</summary>
-    public TimeProvider Clock { get; }
+    /// <summary>The time that tells when a record expires, which never goes back while the store is open.</summary>
+    public ExpiryClock Clock { get; }
 
-    /// <summary>The time now, in UTC ticks, as expiry times are kept.</summary>
-    public long Now => Clock.GetUtcNow().UtcTicks;
+    /// <summary>The time now, in UTC ticks, as expiry times are kept (see <see cref="ExpiryClock.Now"/>).</summary>
+    public long Now => Clock.Now;
 
     /// <summary>The newest published version and the live key count at it.</summary>
     public PublishedState Published => Volatile.Read(ref _published);
@@ -132,10 +133,25 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable, IRecordHeads<TKey,
         if (head.Version <= version)
         {
             node = head;
-            return head.Plain || head.LiveAt(Now);
+            return head.Plain || LiveNow(head);
         }
 
         return TryGetLatestSlow(key, head, version, out node);
+    }
+
+    /// <summary>
+    /// Whether <paramref name="node"/>, a value that expires or a deletion, is live now; one found expired holds the
+    /// time at its end at least (see <see cref="ExpiryClock"/>), so that it stays expired when the clock is set back.
+    /// </summary>
+    private bool LiveNow(VersionNode<TValue> node)
+    {
+        if (node.LiveAt(Clock.Now))
+        {
+            return true;
+        }
+
+        Clock.Passed(node.ExpiresAt);
+        return false;
     }
 
     /// <summary>
@@ -455,7 +471,8 @@ internal sealed class VersionedMap<TKey, TValue> : IPinnable, IRecordHeads<TKey,
     /// <summary>The newest published version when the head is newer: walks the chain, and retries at the newest version past a cut.</summary>
     private bool TryGetLatestSlow(TKey key, VersionNode<TValue> head, long version, [MaybeNullWhen(false)] out VersionNode<TValue> node)
     {
-        var now = Now;
+        // Rare (a write of the key is being published), so it holds its time as a count does rather than find which node expired.
+        var now = Clock.Observe();
         while (true)
         {
             var found = TryFind(head, version, now, out node, out var cut);

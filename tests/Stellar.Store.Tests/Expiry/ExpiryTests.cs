@@ -41,6 +41,46 @@ public sealed class ExpiryTests : IDisposable
         }
     }
 
+    [Fact]
+    public async Task ExpiredRecord_StaysGoneFromEveryReadAndWrite_WhenTheClockIsSetBackInARunningStore()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path, Options(Timeout.InfiniteTimeSpan));
+        var sessions = store.GetCollection<int, Player>("sessions", p => p.Id);
+        var byName = sessions.Index("by-name", p => p.Name);
+        await byName.Ready;
+        await sessions.UpsertAsync(new Player(1, "session", 1, 1), TimeSpan.FromMinutes(1));
+        await sessions.UpsertAsync(new Player(2, "forever", 1, 1));
+        await sessions.UpsertAsync(new Player(3, "session", 1, 1), TimeSpan.FromMinutes(1));
+        var ended = _clock.GetUtcNow() + TimeSpan.FromMinutes(1);
+        _clock.Advance(TimeSpan.FromMinutes(2));
+        Assert.Null(sessions.Get(1));
+
+        // A player sets the system time back before the sessions' end, with nothing removed yet.
+        _clock.SetBack(TimeSpan.FromMinutes(2));
+        Assert.Null(sessions.Get(1));
+        Assert.Null(sessions.Get(3));
+        Assert.Null(sessions.ExpiresAt(1));
+        Assert.Equal(1, sessions.Count);
+        Assert.Equal([2], sessions.Query().Select(p => p.Id).ToList());
+        Assert.Empty(byName.Equal("session"));
+        using (var snapshot = sessions.Snapshot())
+        {
+            Assert.Null(snapshot.Get(3));
+            Assert.Equal(1, snapshot.Count);
+        }
+
+        using (var cut = store.Snapshot())
+        {
+            Assert.Equal(1, cut.Of(sessions).Count);
+        }
+
+        // The writer agrees with the readers: the key is free, its update fails, and an end before then is in the past.
+        await Assert.ThrowsAsync<KeyNotFoundException>(() => sessions.UpdateAsync(new Player(3, "session", 1, 1)));
+        await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => sessions.UpsertAsync(new Player(4, "late", 1, 1), ended));
+        await sessions.InsertAsync(new Player(1, "again", 1, 1));
+        Assert.Equal(2, sessions.Count);
+    }
+
     [Theory]
     [InlineData(Compression.None, false)]
     [InlineData(Compression.Lz4, false)]
