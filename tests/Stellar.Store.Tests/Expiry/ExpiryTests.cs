@@ -81,6 +81,34 @@ public sealed class ExpiryTests : IDisposable
         Assert.Equal(2, sessions.Count);
     }
 
+    [Fact]
+    public async Task RejectedBatch_StoresNothing_AndTheDeletesOfExpiredRecordsCommitWithTheNextWrite()
+    {
+        var options = Options(Timeout.InfiniteTimeSpan);
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var sessions = store.GetCollection<int, Player>("sessions", p => p.Id);
+            await sessions.UpsertAsync(new Player(1, "session", 1, 1), TimeSpan.FromMinutes(1));
+            _clock.Advance(TimeSpan.FromMinutes(2));
+            var stored = sessions.Statistics.StoredBytes;
+
+            await Assert.ThrowsAsync<KeyNotFoundException>(() => sessions.WriteAsync(b => b.Upsert(new Player(2, "p", 1, 1)).Update(new Player(3, "p", 1, 1))));
+            Assert.Equal(stored, sessions.Statistics.StoredBytes);
+
+            // The rejected group's delete of the expired session was staged, not stored: the next write commits it.
+            await sessions.UpsertAsync(new Player(2, "p", 1, 1));
+            Assert.Equal(0, await sessions.RemoveExpiredAsync());
+        }
+
+        _clock.SetBack(TimeSpan.FromMinutes(5));
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var sessions = store.GetCollection<int, Player>("sessions", p => p.Id);
+            Assert.Null(sessions.Get(1));
+            Assert.Equal(1, sessions.Count);
+        }
+    }
+
     [Theory]
     [InlineData(Compression.None, false)]
     [InlineData(Compression.Lz4, false)]
