@@ -120,10 +120,17 @@ public sealed class StoreOptions
 
     /// <summary>
     /// How often each collection's writer removes the records that have expired, with a delete record each (readers stop
-    /// seeing them at their time either way). Default 1 second; <see cref="Timeout.InfiniteTimeSpan"/> turns the
-    /// background removal off (<see cref="Collection{TKey,TValue}.RemoveExpiredAsync"/> still removes them).
+    /// seeing them at their time either way). Default 1 second; from 1 millisecond to about 49.7 days (4,294,967,294
+    /// milliseconds, the longest a timer takes); <see cref="Timeout.InfiniteTimeSpan"/> turns the background removal off
+    /// (<see cref="Collection{TKey,TValue}.RemoveExpiredAsync"/> still removes them).
     /// </summary>
     public TimeSpan ExpirySweepInterval { get; init; } = TimeSpan.FromSeconds(1);
+
+    /// <summary>The shortest <see cref="ExpirySweepInterval"/> accepted: a timer counts whole milliseconds, and takes a shorter period as none.</summary>
+    internal static readonly TimeSpan MinExpirySweepInterval = TimeSpan.FromMilliseconds(1);
+
+    /// <summary>The longest <see cref="ExpirySweepInterval"/> accepted: the longest due time and period a timer takes.</summary>
+    internal static readonly TimeSpan MaxExpirySweepInterval = TimeSpan.FromMilliseconds(uint.MaxValue - 1);
 
     /// <summary>
     /// MessagePack options whose formatters and resolvers go in front of the store's own, for types MessagePack cannot
@@ -314,9 +321,11 @@ public sealed class StoreOptions
             }
         }
 
-        if (ExpirySweepInterval <= TimeSpan.Zero && ExpirySweepInterval != Timeout.InfiniteTimeSpan)
+        // Checked here, not where the timers are made: a collection's load would fail there, after its writer started.
+        if (ExpirySweepInterval != Timeout.InfiniteTimeSpan && (ExpirySweepInterval < MinExpirySweepInterval || ExpirySweepInterval > MaxExpirySweepInterval))
         {
-            throw new ArgumentOutOfRangeException(nameof(ExpirySweepInterval), ExpirySweepInterval, "ExpirySweepInterval must be positive, or Timeout.InfiniteTimeSpan to turn the background removal off.");
+            throw new ArgumentOutOfRangeException(nameof(ExpirySweepInterval), ExpirySweepInterval,
+                $"ExpirySweepInterval must be from {MinExpirySweepInterval.TotalMilliseconds:N0} ms to {MaxExpirySweepInterval.TotalMilliseconds:N0} ms (about 49.7 days, the longest a timer takes), or Timeout.InfiniteTimeSpan to turn the background removal off.");
         }
     }
 }

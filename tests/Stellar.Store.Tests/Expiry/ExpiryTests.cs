@@ -306,5 +306,47 @@ public sealed class ExpiryTests : IDisposable
         Assert.Equal(nameof(StoreOptions.ExpirySweepInterval), bad.ParamName);
     }
 
+    /// <summary>Sweep intervals a timer cannot take: beyond its longest due time, or under the millisecond it counts in.</summary>
+    public static TheoryData<TimeSpan> IntervalsNoTimerTakes() =>
+    [
+        TimeSpan.FromDays(60),
+        TimeSpan.FromMilliseconds(4_294_967_295),
+        TimeSpan.MaxValue,
+        TimeSpan.FromMilliseconds(0.5),
+        TimeSpan.FromTicks(1),
+        TimeSpan.Zero,
+        TimeSpan.FromSeconds(-1),
+    ];
+
+    [Theory]
+    [MemberData(nameof(IntervalsNoTimerTakes))]
+    public async Task OpenAsync_WithASweepIntervalNoTimerTakes_RefusesItNamingTheOption(TimeSpan interval)
+    {
+        var bad = await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => StellarStore.OpenAsync(_dir.Path, Options(interval)));
+        Assert.Equal(nameof(StoreOptions.ExpirySweepInterval), bad.ParamName);
+        Assert.Empty(Directory.EnumerateFileSystemEntries(_dir.Path));
+    }
+
+    [Fact]
+    public async Task OpenAsync_WithTheLongestSweepIntervalATimerTakes_LoadsCollectionsAndTheUnitLog()
+    {
+        var options = Options(TimeSpan.FromMilliseconds(4_294_967_294));
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var players = store.GetCollection<int, Player>("players", p => p.Id);
+            var guilds = store.GetCollection<int, Player>("guilds", p => p.Id);
+            await store.WriteAsync(b =>
+            {
+                b.In(players).Upsert(new Player(1, "p", 1, 1));
+                b.In(guilds).Upsert(new Player(1, "g", 1, 1));
+            });
+        }
+
+        // The store now has a unit log, which its open loads (and gives a sweep timer) before any collection.
+        await using var reopened = await StellarStore.OpenAsync(_dir.Path, options);
+        Assert.Equal("p", reopened.GetCollection<int, Player>("players", p => p.Id).Get(1)?.Name);
+        Assert.Equal("g", reopened.GetCollection<int, Player>("guilds", p => p.Id).Get(1)?.Name);
+    }
+
     private StoreOptions Options(TimeSpan sweep) => new() { Clock = _clock, ExpirySweepInterval = sweep };
 }
