@@ -5,7 +5,10 @@ namespace Stellar.Store.Actors;
 /// <summary>The messages of <see cref="StoreGuardian"/>.</summary>
 internal static class GuardianProtocol
 {
-    /// <summary>Command: start a writer named <paramref name="Name"/>; the reply is its IActorRef.</summary>
+    /// <summary>
+    /// Command: start a writer named <paramref name="Name"/>; the reply is its IActorRef, or a <see cref="Status.Failure"/>
+    /// with why it could not be started (a writer of that name is still running or stopping).
+    /// </summary>
     public abstract record StartWriter(string Name)
     {
         /// <summary>The props of the writer to start, typed by its sink.</summary>
@@ -25,4 +28,13 @@ internal static class GuardianProtocol
         /// <inheritdoc />
         internal override Props WriterProps() => CollectionWriterProps.Create(Sink, MaxGroupBytes, Status);
     }
+
+    /// <summary>
+    /// Command: stop the writer named <paramref name="Name"/>, if there is one, without finishing what it holds; the reply,
+    /// <see cref="WriterStopped"/>, comes once it has stopped and its name can be given to a new writer.
+    /// </summary>
+    public sealed record StopWriter(string Name);
+
+    /// <summary>Outcome: the writer <see cref="StopWriter"/> named has stopped (or there was none).</summary>
+    public sealed record WriterStopped(string Name);
 }

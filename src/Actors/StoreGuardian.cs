@@ -6,12 +6,21 @@ namespace Stellar.Store.Actors;
 /// The parent of a store's writer actors. A writer that throws is stopped, not restarted: a restarted writer
 /// would have forgotten its failed group, and the design never lets a collection silently lose writes.
 /// </summary>
+/// <remarks>
+/// A start that fails is answered with its failure rather than thrown: a guardian that threw would be restarted, and
+/// a restart stops every writer it holds, those of the collections already open included.
+/// </remarks>
 internal sealed class StoreGuardian : ReceiveActor
 {
+    /// <summary>Who waits for each stopping writer to be gone.</summary>
+    private readonly Dictionary<IActorRef, List<IActorRef>> _stopping = new();
+
     /// <summary>Creates the guardian.</summary>
     public StoreGuardian()
     {
-        Receive<GuardianProtocol.StartWriter>(m => Sender.Tell(Context.ActorOf(m.WriterProps(), m.Name)));
+        Receive<GuardianProtocol.StartWriter>(Start);
+        Receive<GuardianProtocol.StopWriter>(Stop);
+        Receive<Terminated>(Stopped);
     }
 
     /// <summary>Props for a guardian.</summary>
@@ -19,4 +28,48 @@ internal sealed class StoreGuardian : ReceiveActor
 
     /// <inheritdoc />
     protected override SupervisorStrategy SupervisorStrategy() => new OneForOneStrategy(_ => Directive.Stop);
+
+    private void Start(GuardianProtocol.StartWriter start)
+    {
+        try
+        {
+            Sender.Tell(Context.ActorOf(start.WriterProps(), start.Name));
+        }
+        catch (Exception e)
+        {
+            Sender.Tell(new Status.Failure(e));
+        }
+    }
+
+    private void Stop(GuardianProtocol.StopWriter stop)
+    {
+        var writer = Context.Child(stop.Name);
+        if (writer.IsNobody())
+        {
+            Sender.Tell(new GuardianProtocol.WriterStopped(stop.Name));
+            return;
+        }
+
+        // The parent hears of a child's end after it has freed the child's name, so the reply comes when a new writer
+        // of that name can start. A writer stopping already is watched all the same: Terminated comes once it is gone.
+        if (!_stopping.TryGetValue(writer, out var waiting))
+        {
+            _stopping[writer] = waiting = new List<IActorRef>();
+            Context.Watch(writer);
+            Context.Stop(writer);
+        }
+
+        waiting.Add(Sender);
+    }
+
+    private void Stopped(Terminated terminated)
+    {
+        if (_stopping.Remove(terminated.ActorRef, out var waiting))
+        {
+            foreach (var requester in waiting)
+            {
+                requester.Tell(new GuardianProtocol.WriterStopped(terminated.ActorRef.Path.Name));
+            }
+        }
+    }
 }

@@ -36,6 +36,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         }
         """;
 
+    /// <summary>How long a load waits for the guardian to start or stop a writer, which it does at once while the store is open.</summary>
+    private static readonly TimeSpan GuardianTimeout = TimeSpan.FromSeconds(30);
+
     private static int s_storeCounter;
 
     private readonly IStorage _storage;
@@ -645,7 +648,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// <summary>
     /// Reads the collection's shards (decoded in parallel) and starts its writer actor: the slow part of the first
     /// <see cref="GetCollection{TKey,TValue}"/>, run without the store's lock. Registers the writer and compactor
-    /// before completing, so that a close that waited for this load finds them.
+    /// before completing, so that a close that waited for this load finds them. A load that fails once its writer was
+    /// asked for stops what it started (<see cref="AbandonLoadAsync{TKey,TValue}"/>) before it throws, so that the next
+    /// call for the collection starts over and meets the same error, or none once its cause is gone.
     /// </summary>
     private async Task<Collection<TKey, TValue>> LoadAsync<TKey, TValue>(string name, ManifestCollection entry, ShardChain chain, Func<TValue, TKey> keySelector)
         where TKey : notnull
@@ -661,30 +666,72 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         chain.Diagnostics.Loaded(engine.UndecidedBlocks);
         chain.StartFirstShard();
         var status = new WriterStatus(chain.Diagnostics.Faulted);
-        var writer = await _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>($"c{entry.Id}", engine, Options.MaxGroupBytes, status), TimeSpan.FromSeconds(30)).ConfigureAwait(false);
-        var handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
-        var compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync, () => LoadCompactionHolds(name), () => CompactionHolds(name)));
-        engine.CompactionWanted = compactor.StartAutomatic;
-        engine.Map.Released = compactor.RequestRelease;
-        var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);
-        var sweeper = new ExpirySweeper<TKey, TValue>(engine.Map, handle, Options.ExpirySweepInterval);
-        lock (_gate)
+        var writerName = $"c{entry.Id}";
+        WriterHandle<CollectionWrite<TKey, TValue>, bool>? handle = null;
+        Compactor? compactor = null;
+        ExpirySweeper<TKey, TValue>? sweeper = null;
+        IDisposable? observation = null;
+        try
         {
-            _sweepers.Add(sweeper);
-            _feedTails.Add(engine.Feed.Tail);
-            _compactors.Add(compactor);
-            _health.Add((name, status, compactor));
-            _writers.Add(handle);
-            _observations.Add(chain.Diagnostics.Observe(() => handle.QueuedWrites, () => handle.QueuedBytes, engine.Ledger));
-            _indexOrderSavers.Add(engine.SaveIndexOrders);
-            AddCutter(name, handle);
-            if (name != UnitLog.CollectionName)
+            var writer = await _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>(writerName, engine, Options.MaxGroupBytes, status), GuardianTimeout).ConfigureAwait(false);
+            handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
+            var writes = handle;
+            compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync, () => LoadCompactionHolds(name), () => CompactionHolds(name)));
+            engine.CompactionWanted = compactor.StartAutomatic;
+            engine.Map.Released = compactor.RequestRelease;
+            var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);
+            sweeper = new ExpirySweeper<TKey, TValue>(engine.Map, handle, Options.ExpirySweepInterval);
+            observation = chain.Diagnostics.Observe(() => writes.QueuedWrites, () => writes.QueuedBytes, engine.Ledger);
+
+            // Nothing below throws: the collection is registered whole or not at all.
+            lock (_gate)
             {
-                _units.AddToCuts(engine.Map);
+                _sweepers.Add(sweeper);
+                _feedTails.Add(engine.Feed.Tail);
+                _compactors.Add(compactor);
+                _health.Add((name, status, compactor));
+                _writers.Add(handle);
+                _observations.Add(observation);
+                _indexOrderSavers.Add(engine.SaveIndexOrders);
+                AddCutter(name, handle);
+                if (name != UnitLog.CollectionName)
+                {
+                    _units.AddToCuts(engine.Map);
+                }
             }
+
+            return collection;
+        }
+        catch
+        {
+            observation?.Dispose();
+            await AbandonLoadAsync(writerName, handle, compactor, sweeper).ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Stops, in the reverse order of their start, what a failed load started once it asked for its writer: the sweeper's
+    /// timer, the compactor, the writer itself (whether or not its start was answered; a start that never happened stops
+    /// nothing), which nothing was sent to since the collection was never handed out, and the handle's waiting callers.
+    /// Completes once the writer's name is free, so that the next load of the collection can start its own.
+    /// </summary>
+    private async Task AbandonLoadAsync<TKey, TValue>(string writerName, WriterHandle<CollectionWrite<TKey, TValue>, bool>? handle, Compactor? compactor, ExpirySweeper<TKey, TValue>? sweeper)
+        where TKey : notnull
+    {
+        if (sweeper is not null)
+        {
+            await sweeper.DisposeAsync().ConfigureAwait(false);
         }
 
-        return collection;
+        if (compactor is not null)
+        {
+            await compactor.StopAsync().ConfigureAwait(false);
+            compactor.Dispose();
+        }
+
+        await _guardian.Ask<GuardianProtocol.WriterStopped>(new GuardianProtocol.StopWriter(writerName), GuardianTimeout).ConfigureAwait(false);
+        handle?.Dispose();
     }
 
     /// <summary>

@@ -1,3 +1,5 @@
+using Stellar.Store.Tests.Expiry;
+
 namespace Stellar.Store.Tests.Api;
 
 /// <summary>
@@ -191,6 +193,74 @@ public sealed class CollectionLoadTests : IDisposable
 
         await store.DisposeAsync();
         Assert.Throws<ObjectDisposedException>(() => { _ = store.GetCollectionAsync<int, Player>("players", p => p.Id); });
+    }
+
+    [Fact]
+    public async Task GetCollection_WhenItsLoadFailsAfterTheWriterStarted_FailsTheSameWayOnRetryAndLoadsOnceTheCauseIsGone()
+    {
+        var slowPlayers = Players(1, 50);
+        await WriteAsync(slowPlayers, []);
+        var clock = new HandTimerClock { RefusesTimers = true };
+        await using var store = await StellarStore.OpenAsync(_dir.Path, new StoreOptions { Clock = clock });
+
+        // The collection's expiry timer is made after its writer started: its refusal fails the load there.
+        var first = await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => Task.Run(() => store.GetCollection<int, Player>("slow", p => p.Id)).WaitAsync(Bound));
+        var again = await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => Task.Run(() => store.GetCollection<int, Player>("slow", p => p.Id)).WaitAsync(Bound));
+        Assert.Equal(first.Message, again.Message);
+        Assert.Empty(store.GetCollectionHealth());
+
+        clock.RefusesTimers = false;
+        var slow = await Task.Run(() => store.GetCollection<int, Player>("slow", p => p.Id)).WaitAsync(Bound);
+        Assert.Equal(slowPlayers.OrderBy(p => p.Id), slow.Query(_ => true).OrderBy(p => p.Id));
+        await slow.UpsertAsync(new Player(1, "renamed", 2, 2));
+        Assert.Equal(CollectionHealthOf(store, "slow"), new CollectionHealth("slow", null, null));
+    }
+
+    [Fact]
+    public async Task GetCollectionAsync_WhenItsLoadFailsAfterTheWriterStarted_FailsTheSameWayOnRetryAndTheStoreClosesAndReopensWhole()
+    {
+        var slowPlayers = Players(1, 50);
+        await WriteAsync(slowPlayers, []);
+        var clock = new HandTimerClock { RefusesTimers = true };
+        var store = await StellarStore.OpenAsync(_dir.Path, new StoreOptions { Clock = clock });
+
+        // A wait cancelled meanwhile ends (cancelled, or failed when the load failed first); the load itself still ends
+        // whole, failed, and leaves nothing behind for the calls after it.
+        using var cancel = new CancellationTokenSource();
+        var cancelled = store.GetCollectionAsync<int, Player>("slow", p => p.Id, cancel.Token);
+        await cancel.CancelAsync();
+        var waited = await Record.ExceptionAsync(() => cancelled.WaitAsync(Bound));
+        Assert.True(waited is OperationCanceledException or ArgumentOutOfRangeException, $"the cancelled wait ended with {waited}");
+        await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => store.GetCollectionAsync<int, Player>("slow", p => p.Id).WaitAsync(Bound));
+        await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => store.GetCollectionAsync<int, Player>("slow", p => p.Id).WaitAsync(Bound));
+
+        await store.DisposeAsync().AsTask().WaitAsync(Bound);
+        await using var reopened = await StellarStore.OpenAsync(_dir.Path, new StoreOptions { Clock = clock });
+        clock.RefusesTimers = false;
+        var slow = await reopened.GetCollectionAsync<int, Player>("slow", p => p.Id).WaitAsync(Bound);
+        Assert.Equal(slowPlayers.OrderBy(p => p.Id), slow.Query(_ => true).OrderBy(p => p.Id));
+    }
+
+    [Fact]
+    public async Task GetCollection_WhenARecordDoesNotDecode_FailsTheSameWayOnRetryAndOtherCollectionsKeepWorking()
+    {
+        var slowPlayers = Players(1, 50);
+        await WriteAsync(slowPlayers, Players(1_001, 5));
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, new StoreOptions { Serializer = UnreadablePlayerFormatter.Options }))
+        {
+            var first = await Assert.ThrowsAsync<CorruptBlockException>(() => Task.Run(() => store.GetCollection<int, Player>("slow", p => p.Id)).WaitAsync(Bound));
+            var again = await Assert.ThrowsAsync<CorruptBlockException>(() => Task.Run(() => store.GetCollection<int, Player>("slow", p => p.Id)).WaitAsync(Bound));
+            // The same shard; the block named is whichever failed first of those decoded at once.
+            Assert.Equal(first.Path, again.Path);
+
+            var created = store.GetCollection<int, Account>("created", a => a.Id);
+            await created.InsertAsync(new Account(1, 1));
+            await store.FlushAsync().WaitAsync(Bound);
+        }
+
+        await using var reopened = await StellarStore.OpenAsync(_dir.Path);
+        Assert.Equal(slowPlayers.OrderBy(p => p.Id), reopened.GetCollection<int, Player>("slow", p => p.Id).Query(_ => true).OrderBy(p => p.Id));
+        Assert.Equal(1, reopened.GetCollection<int, Account>("created", a => a.Id).Count);
     }
 
     /// <summary>A store holding <paramref name="slow"/> in collection "slow", opened with the reads of its shards held at the gate.</summary>
