@@ -19,11 +19,14 @@ public sealed partial class Collection<TKey, TValue>
     /// store's clock, where such a record is missing, and one it still shows whose end has passed by this store's
     /// clock counts as missing too, so its key is deleted.</remarks>
     /// <exception cref="ArgumentException">The batch's records take more than <see cref="MaxBatchBytes"/>; nothing is stored.</exception>
-    /// <exception cref="InvalidOperationException">The checkpoint's collection of this name has other key or value types.</exception>
+    /// <exception cref="InvalidOperationException">The checkpoint's collection of this name has other key or value types, or
+    /// this collection's store was itself opened read-only (a checkpoint), which takes no rollback.</exception>
     public async Task<int> RollbackAsync(StellarStore checkpoint, IEnumerable<TKey> keys, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(checkpoint);
         ArgumentNullException.ThrowIfNull(keys);
+        _store.ThrowIfDisposed();
+        _store.ThrowIfReadOnly();
         var chosen = keys.Distinct().ToList();
         var source = checkpoint.CollectionNames.Contains(Name) ? checkpoint.GetCollection(Name, _keySelector) : null;
         using var then = source?.Snapshot();

@@ -23,6 +23,12 @@ namespace Stellar.Store;
 /// <para>Values are serialized when the write is called, so changing the object afterwards does not change what
 /// is stored. Reads return the instance the store holds (the one last written) unless
 /// <see cref="StoreOptions.CopyOnRead"/> is set: treat returned values as immutable, or turn that option on.</para>
+/// <para>A collection of a read-only store (<see cref="StellarStore.OpenReadOnlyAsync"/>) refuses, with
+/// <see cref="InvalidOperationException"/>, every call that would write or remove anything: inserts, updates, upserts,
+/// deletes, batches, bulk imports, <see cref="RemoveExpiredAsync"/>, <see cref="CompactAsync"/>,
+/// <see cref="RollbackAsync"/> and named change feed cursors; and nothing in the background writes to it. Reads,
+/// snapshots, indexes (kept in memory) and the change feed from a position work, and records that have expired by
+/// the store's clock stay out of every read.</para>
 /// </remarks>
 public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
     where TKey : notnull
@@ -225,9 +231,11 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     /// idle (what it removed so is not counted here); call it to do it now.
     /// </summary>
     /// <remarks>Thread safety: any thread. When the task completes, the deletes are as durable as any write under the store's <see cref="Durability"/>.</remarks>
+    /// <exception cref="InvalidOperationException">The store was opened read-only (a checkpoint); nothing is removed.</exception>
     public async Task<int> RemoveExpiredAsync(CancellationToken cancellationToken = default)
     {
         _store.ThrowIfDisposed();
+        _store.ThrowIfReadOnly();
         var step = new ExpiryStep<TKey, TValue>();
         await SubmitAsync(step, cancellationToken).ConfigureAwait(false);
         return step.Removed;
@@ -246,10 +254,13 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     /// all or none. If any write is rejected, the task fails with that rejection and nothing is stored.
     /// </summary>
     /// <exception cref="ArgumentException">The batch's records take more than <see cref="MaxBatchBytes"/>; nothing is stored.</exception>
+    /// <exception cref="InvalidOperationException">The store was opened read-only (a checkpoint), even for an empty batch.</exception>
     public async Task WriteAsync(Action<WriteBatch<TKey, TValue>> build, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(build);
         cancellationToken.ThrowIfCancellationRequested();
+        _store.ThrowIfDisposed();
+        _store.ThrowIfReadOnly();
         var batch = new WriteBatch<TKey, TValue>(this);
         try
         {
@@ -291,6 +302,7 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     /// then flushes once. A key that appears more than once ends with its last value. On cancellation or a bad
     /// record the task fails; every block committed before stays, and no block is ever half visible.
     /// </summary>
+    /// <exception cref="InvalidOperationException">The store was opened read-only (a checkpoint), even for an empty source.</exception>
     public Task BulkImportAsync(IEnumerable<TValue> source, IProgress<BulkImportProgress>? progress = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(source);
@@ -327,6 +339,8 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     private async Task ImportAsync(IAsyncEnumerable<TValue> source, Func<TValue, DateTimeOffset?>? expiresAt, IProgress<BulkImportProgress>? progress, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(source);
+        _store.ThrowIfDisposed();
+        _store.ThrowIfReadOnly();
 
         await new BulkImport<TKey, TValue>(
                 expiresAt is null
@@ -365,9 +379,11 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     /// as after a failed write; readers still see every acknowledged record, and reopening the store recovers it
     /// from whichever manifest is on disk.
     /// </exception>
+    /// <exception cref="InvalidOperationException">The store was opened read-only (a checkpoint): its files are not rewritten.</exception>
     public Task CompactAsync(CancellationToken cancellationToken = default)
     {
         _store.ThrowIfDisposed();
+        _store.ThrowIfReadOnly();
         return _compactor.CompactAsync(cancellationToken);
     }
 

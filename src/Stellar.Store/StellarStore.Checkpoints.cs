@@ -27,8 +27,11 @@ public sealed partial class StellarStore
     /// </summary>
     private IReadOnlyDictionary<string, KeptPrefix> _keptPrefixes = new Dictionary<string, KeptPrefix>();
 
-    /// <summary>The directory of a store opened by <see cref="OpenReadOnlyAsync"/>, removed at its close; null otherwise.</summary>
-    private string? _view;
+    /// <summary>
+    /// The directory of a store opened by <see cref="OpenReadOnlyAsync"/>, removed at its close; null otherwise. Set before
+    /// the open loads any collection, so that none of them starts work in the background that writes.
+    /// </summary>
+    private readonly string? _view;
 
     /// <summary>Whether the store was opened by <see cref="OpenReadOnlyAsync"/> and refuses writes.</summary>
     public bool IsReadOnly => _view is not null;
@@ -169,9 +172,11 @@ public sealed partial class StellarStore
     /// </summary>
     /// <remarks>Thread safety: any thread; waits for a checkpoint being taken.</remarks>
     /// <exception cref="ArgumentException">The name breaks the rule for checkpoint names.</exception>
+    /// <exception cref="InvalidOperationException">The store was opened read-only (a checkpoint): it has no checkpoints to delete.</exception>
     public bool DeleteCheckpoint(string name)
     {
         CheckpointName.Validate(name);
+        ThrowIfReadOnly();
         _checkpointGate.Wait();
         try
         {
@@ -211,7 +216,10 @@ public sealed partial class StellarStore
     /// <summary>
     /// Opens the checkpoint at <paramref name="checkpointPath"/> for reading, without copying it: a store whose
     /// collections, snapshots and indexes read the checkpoint's records, and whose writes are refused with
-    /// <see cref="InvalidOperationException"/>. The checkpoint is never changed: the store reads it through a private
+    /// <see cref="InvalidOperationException"/>: every call that would write or remove anything (see
+    /// <see cref="Collection{TKey,TValue}"/>; here <see cref="WriteAsync"/>, <see cref="CompactAsync"/>,
+    /// <see cref="CheckpointAsync"/> and <see cref="DeleteCheckpoint"/>). Nothing in the background writes either: no
+    /// compaction, no removal of expired records, which reads leave out by the clock all the same. The checkpoint is never changed: the store reads it through a private
     /// directory of hard links beside it, removed when the store is disposed. <paramref name="options"/> give the key of
     /// an encrypted store, as for <see cref="OpenAsync(string, StoreOptions?, CancellationToken)"/>.
     /// </summary>
@@ -232,9 +240,7 @@ public sealed partial class StellarStore
                 try
                 {
                     CopyStore(source, view, cancellationToken);
-                    var store = Open(view, new FileStorage(view), options);
-                    store._view = view;
-                    return store;
+                    return Open(view, new FileStorage(view), options, view);
                 }
                 catch
                 {
@@ -334,7 +340,7 @@ public sealed partial class StellarStore
     {
         if (IsReadOnly)
         {
-            throw new InvalidOperationException("This store was opened read-only from a checkpoint: it takes no writes and no checkpoints.");
+            throw new InvalidOperationException("This store was opened read-only from a checkpoint: it takes no writes, removals, compactions or checkpoints.");
         }
     }
 

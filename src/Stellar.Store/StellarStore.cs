@@ -83,9 +83,10 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     private Task? _disposeTask;
     private int _disposed;
 
-    private StellarStore(string path, StoreOptions options, IStorage storage, StoreRecovery.Opened opened, StoreDiagnostics diagnostics)
+    private StellarStore(string path, StoreOptions options, IStorage storage, StoreRecovery.Opened opened, StoreDiagnostics diagnostics, string? view)
     {
         _diagnostics = diagnostics;
+        _view = view;
         Path = path;
         Options = options.WithoutSecrets();
         _clock = new ExpiryClock(Options.Clock);
@@ -286,11 +287,13 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// replace failed): nothing was stored, and the next call tries again.</exception>
     /// <exception cref="StoreFaultedException">Storage failed while the unit was written: its outcome is uncertain, and
     /// each collection it touched is faulted; reopening the store recovers the unit whole or not at all.</exception>
+    /// <exception cref="InvalidOperationException">The store was opened read-only (a checkpoint), even for an empty unit.</exception>
     public async Task WriteAsync(Action<StoreWriteBatch> build, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(build);
         cancellationToken.ThrowIfCancellationRequested();
         ThrowIfDisposed();
+        ThrowIfReadOnly();
         var batch = new StoreWriteBatch(this);
         List<IUnitBatch> parts;
         try
@@ -462,9 +465,11 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// Compacts every open collection (see <see cref="Collection{TKey,TValue}.CompactAsync"/>), one after another.
     /// Writers and readers keep going meanwhile.
     /// </summary>
+    /// <exception cref="InvalidOperationException">The store was opened read-only (a checkpoint): its files are not rewritten.</exception>
     public async Task CompactAsync(CancellationToken cancellationToken = default)
     {
         ThrowIfDisposed();
+        ThrowIfReadOnly();
         List<Compactor> compactors;
         lock (_gate)
         {
@@ -575,7 +580,8 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
 
     private void ThrowIfDisposed() => ObjectDisposedException.ThrowIf(IsDisposed, this);
 
-    private static StellarStore Open(string path, IStorage storage, StoreOptions options)
+    /// <summary>Opens the store at <paramref name="path"/>; <paramref name="view"/> is set for a read-only one (see <see cref="OpenReadOnlyAsync"/>).</summary>
+    private static StellarStore Open(string path, IStorage storage, StoreOptions options, string? view = null)
     {
         var diagnostics = new StoreDiagnostics(options);
         using var activity = StoreDiagnostics.StartOpen(path);
@@ -583,7 +589,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         {
             var opened = StoreRecovery.Open(path, storage, options, diagnostics);
             diagnostics.Opened(path, opened.Report, activity);
-            return Open(path, storage, options, opened, diagnostics);
+            return Open(path, storage, options, opened, diagnostics, view);
         }
         catch (Exception e)
         {
@@ -608,9 +614,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         return ActorSystem.Create("stellar-store", BootstrapSetup.Create().WithConfig(forwarding).And(new LoggerFactorySetup(loggerFactory)));
     }
 
-    private static StellarStore Open(string path, IStorage storage, StoreOptions options, StoreRecovery.Opened opened, StoreDiagnostics diagnostics)
+    private static StellarStore Open(string path, IStorage storage, StoreOptions options, StoreRecovery.Opened opened, StoreDiagnostics diagnostics, string? view)
     {
-        var store = new StellarStore(path, options, storage, opened, diagnostics);
+        var store = new StellarStore(path, options, storage, opened, diagnostics, view);
         if (opened.Chains.ContainsKey(UnitLog.CollectionName))
         {
             // Before any collection loads: its parts of cross-collection rounds count only where the log decided them.
@@ -659,8 +665,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         var serializer = SerializerOf(name);
         var engine = new CollectionEngine<TKey, TValue>(name, chain, _codec, serializer, Options.MaxDegreeOfParallelism, Options.MaxShardBytes, Options.CompactionThreshold, Options.LargeValueThreshold, _units.IsDecided, _clock)
         {
-            // An encrypted store keeps no index orders: they would hold the primary keys in the clear.
-            IndexOrders = _cipher is null ? new IndexOrderFiles(_storage, entry.Id, serializer) : null,
+            // An encrypted store keeps no index orders: they would hold the primary keys in the clear. A read-only store
+            // keeps none either: it writes nothing, and its directory goes at its close.
+            IndexOrders = _cipher is null && !IsReadOnly ? new IndexOrderFiles(_storage, entry.Id, serializer) : null,
         };
         engine.Load();
         chain.Diagnostics.Loaded(engine.UndecidedBlocks);
@@ -677,16 +684,23 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
             handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
             var writes = handle;
             compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync, () => LoadCompactionHolds(name), () => CompactionHolds(name)));
-            engine.CompactionWanted = compactor.StartAutomatic;
+
+            // A read-only store runs nothing in the background that writes: no compaction, no removal of expired records
+            // (reads leave those out by the clock).
+            engine.CompactionWanted = IsReadOnly ? null : compactor.StartAutomatic;
             engine.Map.Released = compactor.RequestRelease;
             var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);
-            sweeper = new ExpirySweeper<TKey, TValue>(engine.Map, handle, Options.ExpirySweepInterval);
+            sweeper = IsReadOnly ? null : new ExpirySweeper<TKey, TValue>(engine.Map, handle, Options.ExpirySweepInterval);
             observation = chain.Diagnostics.Observe(() => writes.QueuedWrites, () => writes.QueuedBytes, engine.Ledger);
 
             // Nothing below throws: the collection is registered whole or not at all.
             lock (_gate)
             {
-                _sweepers.Add(sweeper);
+                if (sweeper is not null)
+                {
+                    _sweepers.Add(sweeper);
+                }
+
                 _feedTails.Add(engine.Feed.Tail);
                 _compactors.Add(compactor);
                 _health.Add((name, status, compactor));
