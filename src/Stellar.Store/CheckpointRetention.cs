@@ -14,10 +14,18 @@ public sealed record CheckpointRetention
     /// <summary>Further checkpoints kept: per tier, the newest of each period of <see cref="CheckpointTier.Every"/> within <see cref="CheckpointTier.For"/> of now.</summary>
     public IReadOnlyList<CheckpointTier> Tiers { get; init; } = [];
 
-    /// <summary>The checkpoints of <paramref name="checkpoints"/> this policy keeps at <paramref name="now"/>.</summary>
-    internal HashSet<string> Kept(IReadOnlyList<CheckpointInfo> checkpoints, DateTimeOffset now)
+    /// <summary>
+    /// The checkpoints of <paramref name="checkpoints"/> this policy keeps at <paramref name="now"/>, right after
+    /// <paramref name="taken"/> was taken: that one is the newest whatever its time says (the clock may have been set
+    /// back since the one before, or read the same), so it is always kept.
+    /// </summary>
+    internal HashSet<string> Kept(IReadOnlyList<CheckpointInfo> checkpoints, DateTimeOffset now, string taken)
     {
-        var newestFirst = checkpoints.OrderByDescending(c => c.CreatedAt).ThenByDescending(c => c.Name, StringComparer.Ordinal).ToList();
+        var newestFirst = checkpoints
+            .OrderByDescending(c => string.Equals(c.Name, taken, StringComparison.Ordinal))
+            .ThenByDescending(c => c.CreatedAt)
+            .ThenByDescending(c => c.Name, StringComparer.Ordinal)
+            .ToList();
         var kept = new HashSet<string>(newestFirst.Take(KeepLast).Select(c => c.Name), StringComparer.Ordinal);
         foreach (var tier in Tiers)
         {

@@ -117,7 +117,7 @@ public sealed partial class StellarStore
                 var createdAt = Options.Clock.GetUtcNow();
                 var info = await Task.Run(() => checkpoint.Finish(name, final, createdAt, _manifest.SerializeCut, cancellationToken), cancellationToken).ConfigureAwait(false);
                 _keptPrefixes = checkpoint.KeptPrefixes;
-                ApplyRetention();
+                ApplyRetention(name);
                 StoreDiagnostics.Checkpointed(activity, info);
                 return info;
             }
@@ -301,8 +301,8 @@ public sealed partial class StellarStore
         }
     }
 
-    /// <summary>Deletes the checkpoints <see cref="StoreOptions.CheckpointRetention"/> does not keep.</summary>
-    private void ApplyRetention()
+    /// <summary>Deletes the checkpoints <see cref="StoreOptions.CheckpointRetention"/> does not keep, right after <paramref name="taken"/> was taken.</summary>
+    private void ApplyRetention(string taken)
     {
         if (Options.CheckpointRetention is not { } retention)
         {
@@ -310,7 +310,7 @@ public sealed partial class StellarStore
         }
 
         var checkpoints = Checkpoints();
-        var kept = retention.Kept(checkpoints, Options.Clock.GetUtcNow());
+        var kept = retention.Kept(checkpoints, Options.Clock.GetUtcNow(), taken);
         foreach (var checkpoint in checkpoints)
         {
             if (!kept.Contains(checkpoint.Name))

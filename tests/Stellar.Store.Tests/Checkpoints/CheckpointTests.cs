@@ -327,6 +327,31 @@ public sealed class CheckpointTests
     }
 
     [Fact]
+    public async Task Retention_AlwaysKeepsTheCheckpointJustTaken_WhenTheClockReadsTheSameOrWasSetBack()
+    {
+        using var dir = new TempDirectory();
+        var clock = new TestClock();
+        var options = new StoreOptions { MaxShardBytes = Small.MaxShardBytes, Clock = clock, CheckpointRetention = new CheckpointRetention { KeepLast = 1 } };
+        await using var store = await StellarStore.OpenAsync(dir.Sub("store"), options);
+        var accounts = store.GetCollection<int, Account>("accounts", a => a.Id);
+
+        // The same time, and a name that sorts before the older one's; then the clock set back, as a time sync does.
+        await accounts.UpsertAsync(new Account(1, 1));
+        await store.CheckpointAsync("zz-first");
+        await accounts.UpsertAsync(new Account(1, 2));
+        var second = await store.CheckpointAsync("aa-second");
+        Assert.Equal(["aa-second"], store.Checkpoints().Select(c => c.Name));
+        clock.SetBack(TimeSpan.FromMinutes(5));
+        await accounts.UpsertAsync(new Account(1, 3));
+        var third = await store.CheckpointAsync("third");
+        Assert.False(Directory.Exists(second.Path));
+
+        Assert.Equal(["third"], store.Checkpoints().Select(c => c.Name));
+        await using var kept = await StellarStore.OpenReadOnlyAsync(third.Path, options);
+        Assert.Equal(new Account(1, 3), kept.GetCollection<int, Account>("accounts", a => a.Id).Get(1));
+    }
+
+    [Fact]
     public async Task BadRequests_GetClearErrors_AndLeaveTheStoreWorking()
     {
         using var dir = new TempDirectory();
