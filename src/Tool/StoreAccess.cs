@@ -1,3 +1,4 @@
+using Stellar.Store.Format;
 using Stellar.Store.Inspection;
 using Stellar.Store.Tool.Raw;
 
@@ -13,7 +14,7 @@ internal static class StoreAccess
     /// <summary>Opens <paramref name="directory"/> read-only; see <see cref="StoreInspector"/>.</summary>
     public static StoreInspector Inspect(DirectoryInfo directory, byte[]? key, string? passphrase)
     {
-        RequireDirectory(directory);
+        RequireStore(directory);
         return Translate(() => StoreInspector.Open(directory.FullName, key, passphrase));
     }
 
@@ -89,11 +90,21 @@ internal static class StoreAccess
         }
     }
 
-    private static void RequireDirectory(DirectoryInfo directory)
+    /// <summary>
+    /// Refuses a directory that is missing (a wrong path: exit code 2) or holds no store at all (neither a manifest nor a
+    /// shard: exit code 3). One with shards but no manifest is a damaged store, which the inspector reports as such.
+    /// </summary>
+    public static void RequireStore(DirectoryInfo directory)
     {
         if (!directory.Exists)
         {
             throw new ToolException(ExitCodes.BadInput, $"There is no directory '{directory.FullName}'.");
+        }
+
+        if (!File.Exists(Path.Combine(directory.FullName, StoreFileNames.Manifest))
+            && !directory.EnumerateFiles("*" + StoreFileNames.ShardExtension).Any())
+        {
+            throw new ToolException(ExitCodes.CannotOpen, $"'{directory.FullName}' is not a store's directory: it holds no {StoreFileNames.Manifest} and no shard. Check the path.");
         }
     }
 }

@@ -67,5 +67,41 @@ public sealed class CheckpointTests
 
         var notThere = await ToolRun.RunAsync("checkpoint", "delete", path, "gone");
         Assert.Equal(2, notThere.ExitCode);
+
+        // A name that is a path, or a name the store keeps for its own work, never resolves to a directory.
+        foreach (var notAName in new[] { "..", ".", "c.partial" })
+        {
+            var restore = await ToolRun.RunAsync("checkpoint", "restore", path, notAName, temp.Sub("restored"));
+            Assert.Equal(2, restore.ExitCode);
+            Assert.Contains("is not a checkpoint's name", restore.Output, StringComparison.Ordinal);
+            restore.AssertNoStackTrace();
+        }
+
+        Assert.False(Directory.Exists(temp.Sub("restored")));
+    }
+
+    [Fact]
+    public async Task EveryVerb_OnAMissingDirectoryOrOneThatIsNotAStore_FailsAsTheExitCodesSay_AndCreatesNothing()
+    {
+        using var temp = new TempDirectory();
+        var missing = temp.Sub("no-such-store");
+        var empty = temp.Sub("empty");
+        Directory.CreateDirectory(empty);
+
+        string[][] verbs = [["checkpoint", "list"], ["checkpoint", "create", "{0}", "c"], ["checkpoint", "delete", "{0}", "c"], ["checkpoint", "restore", "{0}", "c", temp.Sub("restored")]];
+        foreach (var verb in verbs)
+        {
+            foreach (var (directory, code) in new[] { (missing, 2), (empty, 3) })
+            {
+                var arguments = verb.Length == 2 ? [.. verb, directory] : verb.Select(a => a == "{0}" ? directory : a).ToArray();
+                var run = await ToolRun.RunAsync(arguments);
+                Assert.True(code == run.ExitCode, $"'{string.Join(' ', verb[..2])}' on {Path.GetFileName(directory)}: exit {run.ExitCode}: {run.Output}");
+                run.AssertNoStackTrace();
+            }
+        }
+
+        Assert.False(Directory.Exists(missing));
+        Assert.Empty(Directory.EnumerateFileSystemEntries(empty));
+        Assert.False(Directory.Exists(temp.Sub("restored")));
     }
 }

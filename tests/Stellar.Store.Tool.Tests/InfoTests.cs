@@ -55,8 +55,8 @@ public sealed class InfoTests
 
         var run = await ToolRun.RunAsync("info", temp.Path);
 
-        Assert.Equal(1, run.ExitCode);
-        Assert.Contains("there is no manifest", run.Output, StringComparison.Ordinal);
+        Assert.Equal(3, run.ExitCode);
+        Assert.Contains("is not a store's directory", run.Output, StringComparison.Ordinal);
         run.AssertNoStackTrace();
         Assert.Empty(Directory.GetFileSystemEntries(temp.Path));
     }

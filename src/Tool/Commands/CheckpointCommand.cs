@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using Spectre.Console;
+using Stellar.Store.Checkpoints;
 
 namespace Stellar.Store.Tool.Commands;
 
@@ -30,6 +31,7 @@ internal static class CheckpointCommand
         command.SetAction((parse, _) =>
         {
             var directory = parse.GetValue(store)!;
+            StoreAccess.RequireStore(directory);
             var checkpoints = StellarStore.ListCheckpoints(directory.FullName);
             var invariant = CultureInfo.InvariantCulture;
             var table = new Table().AddColumns("Checkpoint", "Taken (UTC)", "Shared bytes", "Copied bytes", "Writer pause");
@@ -112,6 +114,13 @@ internal static class CheckpointCommand
 
     private static string CheckpointPath(DirectoryInfo store, string name)
     {
+        StoreAccess.RequireStore(store);
+        if (!CheckpointName.IsValid(name))
+        {
+            // A path (.., a separator) or a name the store keeps for its own work (a checkpoint still being taken).
+            throw new ToolException(ExitCodes.BadInput, $"'{name}' is not a checkpoint's name: {CheckpointName.Rule}. 'stellar checkpoint list' shows the store's checkpoints.");
+        }
+
         var path = Path.Combine(store.FullName, StellarStore.CheckpointsDirectoryName, name);
         return Directory.Exists(path)
             ? path
