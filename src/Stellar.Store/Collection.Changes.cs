@@ -32,6 +32,12 @@ public sealed partial class Collection<TKey, TValue>
     /// Thrown by the enumeration when a compaction replaced the changes after <paramref name="from"/>; it names the
     /// oldest position available.
     /// </exception>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// <paramref name="from"/> is a position the collection has not reached, which a feed would go on from by skipping
+    /// changes: past its end (the position of the next change, which is valid), in the snapshot of a compaction that has
+    /// not happened, or past the last record of the snapshot. Thrown by the enumeration instead for a position past the
+    /// last record of its block, found when the block is read.
+    /// </exception>
     [OverloadResolutionPriority(1)]
     public IAsyncEnumerable<Change<TKey, TValue>> Changes(ChangePosition from = default, CancellationToken cancellationToken = default)
     {

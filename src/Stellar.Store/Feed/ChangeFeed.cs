@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using Stellar.Store.Codecs;
 using Stellar.Store.Format;
@@ -18,6 +19,9 @@ internal sealed class ChangeFeed<TKey, TValue>
     private readonly BlockCodec _codec;
     private readonly RecordSerializer _serializer;
     private readonly Func<UnitTag, bool> _decided;
+
+    /// <summary>The size of the last snapshot counted (see <see cref="SnapshotRecords"/>); replaced whole, read by any thread.</summary>
+    private SnapshotSize? _snapshotSize;
 
     /// <param name="name">The collection's name, for errors.</param>
     /// <param name="chain">Its shard chain.</param>
@@ -51,7 +55,56 @@ internal sealed class ChangeFeed<TKey, TValue>
     /// <paramref name="handToOs"/> makes what Buffered mode holds in memory reach the OS (the writer's flush), for a
     /// feed that finds the committed end beyond its file.
     /// </summary>
-    public async IAsyncEnumerable<Change<TKey, TValue>> ReadAsync(ChangePosition from, Func<Task> handToOs, [EnumeratorCancellation] CancellationToken cancellationToken)
+    /// <exception cref="ArgumentOutOfRangeException">At the call: <paramref name="from"/> is a position the collection has not reached (see <see cref="ThrowIfNotReached"/>).</exception>
+    public IAsyncEnumerable<Change<TKey, TValue>> ReadAsync(ChangePosition from, Func<Task> handToOs, CancellationToken cancellationToken)
+    {
+        ThrowIfNotReached(from, nameof(from));
+        return ReadFromAsync(from, handToOs, cancellationToken);
+    }
+
+    /// <summary>
+    /// Throws when <paramref name="position"/> names a point the collection has not reached: past the committed end,
+    /// in the snapshot of a compaction that has not happened, or past the last record of the current snapshot. A feed
+    /// from such a point would wait for a sequence the writer has not handed out, or step over the snapshot, and skip
+    /// the changes committed before it without a word. <see cref="ChangePosition.Now"/>, the end itself and history a
+    /// compaction replaced pass: the feed resolves the first and reports the last as unavailable.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="position"/> is not reached, named by <paramref name="paramName"/>.</exception>
+    public void ThrowIfNotReached(ChangePosition position, string paramName)
+    {
+        if (position.IsNow)
+        {
+            return;
+        }
+
+        if (!position.IsSnapshot)
+        {
+            var end = End;
+            if (position > end)
+            {
+                throw new ArgumentOutOfRangeException(paramName, position,
+                    $"Position {position} is past the end of collection '{_name}', which is at {end} (the position of its next change): a feed from there would skip the changes before it.");
+            }
+
+            return;
+        }
+
+        var listing = _chain.Listing;
+        var through = listing.CompactedThrough ?? 0;
+        if (position.Sequence > through)
+        {
+            throw new ArgumentOutOfRangeException(paramName, position,
+                $"Position {position} names the snapshot of a compaction through block {position.Sequence}, but collection '{_name}' is compacted {(through > 0 ? $"through block {through}" : "through no block")}.");
+        }
+
+        if (position.Sequence == through && SnapshotRecords(listing, through) is { } records && position.Record > records)
+        {
+            throw new ArgumentOutOfRangeException(paramName, position,
+                $"Position {position} is past the snapshot of collection '{_name}', which holds {records} records and ends at {ChangePosition.InSnapshot(through, records)}: a feed from there would skip the changes after the snapshot.");
+        }
+    }
+
+    private async IAsyncEnumerable<Change<TKey, TValue>> ReadFromAsync(ChangePosition from, Func<Task> handToOs, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         using var open = Tail.Open();
         using var reader = new ChangeFeedReader<TKey, TValue>(_name, _chain, _codec, _serializer, _decided, from.IsNow ? End : from);
@@ -73,8 +126,54 @@ internal sealed class ChangeFeed<TKey, TValue>
             }
             else
             {
-                await Tail.WaitPastAsync(Math.Max(reader.Position.Sequence, tail.Next), cancellationToken).ConfigureAwait(false);
+                // A position past the end was refused at the call, and the end only moves forward.
+                Debug.Assert(reader.Position.Sequence <= tail.Next, "the feed never stands past the committed end");
+                await Tail.WaitPastAsync(tail.Next, cancellationToken).ConfigureAwait(false);
             }
         }
     }
+
+    /// <summary>
+    /// The number of records in the snapshot of the compaction through <paramref name="through"/>: the record counts of
+    /// its blocks' headers (nothing decoded), counted once per compaction. Null when a later compaction retired the
+    /// snapshot while it was counted (its positions are then unavailable, which the feed reports).
+    /// </summary>
+    private uint? SnapshotRecords(ManifestCollection listing, ulong through)
+    {
+        if (Volatile.Read(ref _snapshotSize) is { } known && known.Through == through)
+        {
+            return known.Records;
+        }
+
+        uint records = 0;
+        foreach (var shardId in listing.Shards)
+        {
+            if (!ChangeFeedReader<TKey, TValue>.IsSnapshotShard(listing, shardId, through))
+            {
+                break;
+            }
+
+            Storage.IStorageFile file;
+            try
+            {
+                file = _chain.OpenForFeed(shardId);
+            }
+            catch (FileNotFoundException) when (!_chain.Listing.Shards.Contains(shardId))
+            {
+                return null;
+            }
+
+            using var shard = new ShardBlockReader(shardId, file, _chain.PathOf(shardId), ShardChain.BlocksStart(listing, shardId));
+            while (shard.TryNext(listing.ShardDetails[shardId].SealedLength!.Value, out var header, out _, out _))
+            {
+                records += header.RecordCount;
+            }
+        }
+
+        Volatile.Write(ref _snapshotSize, new SnapshotSize(through, records));
+        return records;
+    }
+
+    /// <summary>The records of the snapshot of the compaction through <see cref="Through"/>, which never change.</summary>
+    private sealed record SnapshotSize(ulong Through, uint Records);
 }

@@ -55,6 +55,7 @@ internal sealed class ChangeFeedReader<TKey, TValue> : IDisposable
 
     /// <summary>Decodes the committed units after <see cref="Position"/> (up to <paramref name="tail"/>) into <see cref="Batch"/>.</summary>
     /// <exception cref="ChangeFeedPositionUnavailableException">A compaction replaced the changes after the position.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The position names a record past the last of its block.</exception>
     public FillResult Fill(FeedTail tail)
     {
         Batch.Clear();
@@ -91,6 +92,10 @@ internal sealed class ChangeFeedReader<TKey, TValue> : IDisposable
     }
 
     public void Dispose() => CloseShard();
+
+    /// <summary>The error for a feed from <paramref name="from"/>, which names a record past the last of its block's <paramref name="records"/>.</summary>
+    private ArgumentOutOfRangeException PastItsBlock(ChangePosition from, uint records) =>
+        new(nameof(from), from, $"Position {from} is past the last record of block {from.Sequence} of collection '{_name}', which holds {records} records.");
 
     private ChangeFeedPositionUnavailableException Unavailable(ulong through) =>
         new(_name, Position, through > 0 ? ChangePosition.InSnapshot(through, 0) : ChangePosition.Start);
@@ -149,7 +154,8 @@ internal sealed class ChangeFeedReader<TKey, TValue> : IDisposable
         _shard!.Offset == listing.ShardDetails[_shard.ShardId].SealedLength
         && (_snapshotShard + 1 >= listing.Shards.Count || !IsSnapshotShard(listing, listing.Shards[_snapshotShard + 1], through));
 
-    private static bool IsSnapshotShard(ManifestCollection listing, uint shardId, ulong through) =>
+    /// <summary>Whether <paramref name="shardId"/> holds part of the snapshot of the compaction through <paramref name="through"/> (those lead the chain).</summary>
+    internal static bool IsSnapshotShard(ManifestCollection listing, uint shardId, ulong through) =>
         listing.ShardDetails.TryGetValue(shardId, out var details) && details.LastSequence is { } last && last <= through;
 
     /// <summary>Fills from history: the blocks after <see cref="Position"/> below the committed end.</summary>
@@ -199,6 +205,12 @@ internal sealed class ChangeFeedReader<TKey, TValue> : IDisposable
             if (header.Sequence < Position.Sequence)
             {
                 continue;
+            }
+
+            if (header.Sequence == Position.Sequence && Position.Record > header.RecordCount)
+            {
+                // A delivered position names at most the block's last record: going on from a larger one would pass over the block unread.
+                throw PastItsBlock(Position, header.RecordCount);
             }
 
             var raw = _codec.Decode(block, header, _chain.SaltOf(shard.ShardId), shard.Path, offset);
