@@ -71,6 +71,12 @@ public sealed class ChangeFeedCursor<TKey, TValue>
     /// no compaction, or its hold passed its bound); it names the cursor and the oldest position available.
     /// Acknowledging <see cref="ChangeFeedPositionUnavailableException.Oldest"/> resumes from there.
     /// </exception>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// The stored position is one the collection has not reached (see
+    /// <see cref="Collection{TKey,TValue}.Changes(ChangePosition, CancellationToken)"/>): acknowledged by a build that did
+    /// not refuse such positions, or kept while a power loss took the collection's last blocks (<see cref="Durability.Buffered"/>). <see cref="DeleteAsync"/> starts
+    /// the cursor again.
+    /// </exception>
     public IAsyncEnumerable<Change<TKey, TValue>> Changes(CancellationToken cancellationToken = default) =>
         NamingThisCursor(_collection.Changes(Position, cancellationToken), cancellationToken);
 
@@ -80,12 +86,19 @@ public sealed class ChangeFeedCursor<TKey, TValue>
     /// the store's mode promises; a position not after the stored one changes nothing. A hold is kept as it is.
     /// </summary>
     /// <exception cref="ArgumentException"><paramref name="position"/> is <see cref="ChangePosition.Now"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">
+    /// <paramref name="position"/> is one the collection has not reached: past its end, in the snapshot of a compaction
+    /// that has not happened, or past the last record of the snapshot. Nothing is stored: since a cursor never moves
+    /// back, such a position would otherwise make its feed pass over every change committed before it.
+    /// </exception>
     public async Task AcknowledgeAsync(ChangePosition position, CancellationToken cancellationToken = default)
     {
         if (position.IsNow)
         {
             throw new ArgumentException("Acknowledge a delivered change's position, not ChangePosition.Now.", nameof(position));
         }
+
+        _collection.Engine.Feed.ThrowIfNotReached(position, nameof(position));
 
         await UpdateAsync(stored => position > PositionOf(stored) ? new FeedCursorRecord(_id, position.ToString(), stored?.HoldBytes) : stored,
             cancellationToken).ConfigureAwait(false);

@@ -62,6 +62,7 @@ public sealed partial class Collection<TKey, TValue>
     /// Thrown by the enumeration when a compaction replaced the changes after the cursor's position; it names the cursor
     /// and the oldest position available.
     /// </exception>
+    /// <exception cref="ArgumentOutOfRangeException">The cursor's stored position is one the collection has not reached (see <see cref="ChangeFeedCursor{TKey,TValue}.Changes"/>).</exception>
     public IAsyncEnumerable<Change<TKey, TValue>> Changes(string cursorName, CancellationToken cancellationToken = default) =>
         Feed(cursorName).Changes(cancellationToken);
 

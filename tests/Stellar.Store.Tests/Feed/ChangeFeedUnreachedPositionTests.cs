@@ -92,4 +92,47 @@ public sealed class ChangeFeedUnreachedPositionTests
         // The snapshot's end is where history goes on.
         Assert.Equal(new[] { 5 }, (await FeedReading.ReadToEndAsync(accounts, ChangePosition.Parse($"{through}~5"))).Select(c => c.Key));
     }
+
+    [Fact]
+    public async Task Acknowledge_APositionPastTheEnd_IsRefusedAndTheCursorReadsEveryLaterWrite()
+    {
+        await using var store = await StellarStore.OpenAsync(new MemoryStorage(), Options);
+        var accounts = store.GetCollection<int, Account>("accounts", a => a.Id);
+        await accounts.UpsertAsync(new Account(0, 0));
+        var cursor = accounts.Feed("replica");
+
+        var error = await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => cursor.AcknowledgeAsync(ChangePosition.Parse("1000.0")));
+        Assert.Equal("position", error.ParamName);
+        Assert.Equal(ChangePosition.Start, cursor.Position);
+
+        await accounts.UpsertAsync(new Account(1, 1));
+        Assert.Equal(new[] { 0, 1 }, await FeedReading.ReadKeysAsync(cursor.Changes(), 2));
+
+        // The end itself is a position the feed delivers: acknowledged as any other.
+        var end = (await FeedReading.ReadToEndAsync(accounts, ChangePosition.Start))[^1].Position;
+        await cursor.AcknowledgeAsync(end);
+        Assert.Equal(end, cursor.Position);
+    }
+
+    [Fact]
+    public async Task Acknowledge_ASnapshotPositionPastTheSnapshot_IsRefused()
+    {
+        await using var store = await StellarStore.OpenAsync(new MemoryStorage(), Options);
+        var accounts = store.GetCollection<int, Account>("accounts", a => a.Id);
+        for (var i = 0; i < 5; i++)
+        {
+            await accounts.UpsertAsync(new Account(i, i));
+        }
+
+        await accounts.CompactAsync();
+        var snapshot = await FeedReading.ReadPositionsAsync(accounts, 4);
+        var cursor = accounts.Feed("replica");
+
+        await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => cursor.AcknowledgeAsync(ChangePosition.Parse($"{snapshot[0].Sequence}~6")));
+        await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => cursor.AcknowledgeAsync(ChangePosition.Parse($"{snapshot[0].Sequence + 1}~0")));
+        Assert.Equal(ChangePosition.Start, cursor.Position);
+
+        await cursor.AcknowledgeAsync(snapshot[3]);
+        Assert.Equal(snapshot[3], cursor.Position);
+    }
 }
