@@ -61,6 +61,13 @@ internal sealed class Manifest
     [JsonIgnore]
     public byte[]? MacKey { get; set; }
 
+    /// <summary>
+    /// Whether the file read was an encrypted store's manifest without a MAC: only format 1 wrote one, so nothing but
+    /// its format vouches for it until the store's first save signs it. Never serialized.
+    /// </summary>
+    [JsonIgnore]
+    public bool IsUnsigned { get; private set; }
+
     /// <summary>Derives <see cref="MacKey"/> from the store's master key (pinned, so no copy is left behind).</summary>
     public static byte[] DeriveMacKey(ReadOnlySpan<byte> masterKey)
     {
@@ -103,7 +110,9 @@ internal sealed class Manifest
 
     /// <summary>
     /// Checks the MAC of a parsed manifest of an encrypted store with <paramref name="macKey"/> and keeps the key for
-    /// later saves. A format-1 manifest has no MAC and passes (it is signed from its first save on).
+    /// later saves. A format-1 manifest has no MAC and passes (it is signed from its first save on): <see cref="Parse"/>
+    /// already refused one whose body a format-1 build could not have written, and the open refuses one whose shards
+    /// it could not have written, before anything is saved or deleted (see <see cref="IsUnsigned"/>).
     /// </summary>
     /// <exception cref="CorruptStoreException">The MAC does not match: the manifest was changed by someone without the key.</exception>
     public void Authenticate(byte[] macKey, string path)
@@ -184,7 +193,38 @@ internal sealed class Manifest
         }
 
         manifest.Check(path);
+        manifest.IsUnsigned = manifest.Encryption is not null && trailer == 0;
+        if (manifest.IsUnsigned)
+        {
+            manifest.RefuseLaterFormatFields(path);
+        }
+
         return manifest;
+    }
+
+    /// <summary>
+    /// The message of a refused unsigned manifest: an encrypted store's manifest is signed from format 2 on, so an
+    /// unsigned one that shows anything of a later format was relabelled format 1 to shed its MAC.
+    /// </summary>
+    public static string DowngradedMessage(string evidence) =>
+        $"the manifest says format 1, which had no MAC, but {evidence}, which format 1 never wrote: it looks downgraded by someone without the store's key";
+
+    /// <summary>
+    /// Refuses an unsigned manifest of an encrypted store whose body holds what only a later format writes: a
+    /// generation and shard details (format 2), the unit log (format 3), a compaction mark or the cursors (format 5).
+    /// A genuine format-1 manifest has none of them (<c>Format/Fixtures/format1-encrypted</c>).
+    /// </summary>
+    private void RefuseLaterFormatFields(string path)
+    {
+        var evidence = Generation != 0 ? "it records a generation"
+            : Collections.Find(c => c.ShardDetails.Count > 0) is { } detailed ? $"collection '{detailed.Name}' has shard details"
+            : Collections.Find(c => c.CompactedThrough is not null) is { } compacted ? $"collection '{compacted.Name}' records what a compaction replaced"
+            : Collections.Find(c => !CollectionName.IsValid(c.Name)) is { } own ? $"it lists the store's own collection '{own.Name}'"
+            : null;
+        if (evidence is not null)
+        {
+            throw new CorruptStoreException(path, DowngradedMessage(evidence));
+        }
     }
 
     private static bool IsValid(ManifestShard? shard) =>
