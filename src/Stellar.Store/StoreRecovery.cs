@@ -56,7 +56,9 @@ internal static class StoreRecovery
             }
 
             // Only now that every listed shard of every collection was found and verified: a store that refuses to
-            // open must still hold every file it held, whichever manifest a repair would need.
+            // open must still hold every file it held, whichever manifest a repair would need, and its manifest as it
+            // was (an older one is not upgraded, nor an unsigned one signed, before it passed every check).
+            manifest.CompleteOpen();
             foreach (var chain in chains.Values)
             {
                 chain.RemoveObsoleteFiles();

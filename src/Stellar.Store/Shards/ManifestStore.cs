@@ -29,6 +29,7 @@ internal sealed class ManifestStore
     private readonly string _path;
     private readonly Manifest _manifest;
     private readonly object _lock = new();
+    private readonly Compression _compression;
 
     /// <summary>Collections added whose replace threw, while no replace since has worked: saved again when asked for.</summary>
     private readonly HashSet<string> _unsaved = new(StringComparer.Ordinal);
@@ -37,13 +38,21 @@ internal sealed class ManifestStore
     private uint _nextCollectionId = 1;
     private bool _closed;
 
-    private ManifestStore(IStorage storage, string path, Manifest manifest)
+    private ManifestStore(IStorage storage, string path, Manifest manifest, Compression compression)
     {
         _storage = storage;
         _path = path;
         _manifest = manifest;
+        _compression = compression;
+        IsUnauthenticated = manifest.IsUnsigned;
         OpenedGeneration = manifest.Generation;
     }
+
+    /// <summary>
+    /// Whether the manifest found at open was an encrypted store's without a MAC (format 1): nothing but its format
+    /// vouches for what it lists, so the open deletes no file it does not list.
+    /// </summary>
+    public bool IsUnauthenticated { get; }
 
     /// <summary>The generation of the manifest found at open (0 for a new store), before open rewrote it.</summary>
     public ulong OpenedGeneration { get; }
@@ -75,8 +84,9 @@ internal sealed class ManifestStore
     /// <summary>
     /// Reads the manifest in <paramref name="storage"/>, or creates one when the directory holds none, and unlocks it
     /// with the key or passphrase of <paramref name="options"/>; returns in <paramref name="masterKey"/> the store's
-    /// master key (null for a plain store), which the caller zeroes. A manifest of an older format, of another
-    /// compression or a new one is written at once (signed, if the store is encrypted), before anything can change it.
+    /// master key (null for a plain store), which the caller zeroes. A new manifest is written at once (signed, if the
+    /// store is encrypted); one of an older format or of another compression only by <see cref="CompleteOpen"/>, once
+    /// the open has verified what it lists, so that a manifest the open refuses is never rewritten or re-signed.
     /// </summary>
     /// <exception cref="WrongKeyException">The key or passphrase does not match the store's encryption.</exception>
     /// <exception cref="CorruptStoreException">The manifest is damaged, or missing while shard files are there.</exception>
@@ -94,6 +104,10 @@ internal sealed class ManifestStore
             {
                 manifest = Manifest.Parse(storage.ReadAllBytes(StoreFileNames.Manifest), path);
                 masterKey = Unlock(manifest, key, options.EncryptionPassphrase, directory, path);
+                if (manifest.IsUnsigned)
+                {
+                    RefuseShardHeaders(storage, manifest, path);
+                }
             }
             else
             {
@@ -112,15 +126,10 @@ internal sealed class ManifestStore
                 }
             }
 
-            // Blocks say how they were compressed, so the option may change between opens; it applies to new blocks.
-            var store = new ManifestStore(storage, path, manifest);
-            if (manifest.Compression != (byte)options.Compression || !exists || manifest.FormatVersion < Manifest.CurrentFormatVersion)
+            var store = new ManifestStore(storage, path, manifest, options.Compression);
+            if (!exists)
             {
-                lock (store._lock)
-                {
-                    manifest.Compression = (byte)options.Compression;
-                    store.Replace();
-                }
+                store.CompleteOpen();
             }
 
             return store;
@@ -133,6 +142,24 @@ internal sealed class ManifestStore
         finally
         {
             KeyMaterial.Zero(key);
+        }
+    }
+
+    /// <summary>
+    /// At open, once every listed shard of every collection was found and verified, before any file is deleted: writes
+    /// the manifest in the current format, with the compression the options ask for, when the file is older, names
+    /// another or was never written (generation 0: a new store; format 1 recorded no generation, and is older) (blocks say how they were compressed, so the option may change between opens and applies to new
+    /// blocks). An encrypted store's manifest is signed from here on.
+    /// </summary>
+    public void CompleteOpen()
+    {
+        lock (_lock)
+        {
+            if (_manifest.Compression != (byte)_compression || _manifest.FormatVersion < Manifest.CurrentFormatVersion || _manifest.Generation == 0)
+            {
+                _manifest.Compression = (byte)_compression;
+                Replace();
+            }
         }
     }
 
@@ -389,6 +416,33 @@ internal sealed class ManifestStore
             KeyMaterial.Zero(macKey);
             KeyMaterial.Zero(masterKey);
             throw;
+        }
+    }
+
+    /// <summary>
+    /// Refuses an unsigned manifest of an encrypted store that lists a shard with a shard header: format 1 wrote
+    /// none, so such a shard was written by format 2 or later, whose manifest was signed, and this one was relabelled
+    /// format 1 to shed its MAC. Checked before any shard is scanned, cut or deleted.
+    /// </summary>
+    private static void RefuseShardHeaders(IStorage storage, Manifest manifest, string path)
+    {
+        Span<byte> magic = stackalloc byte[sizeof(uint)];
+        foreach (var entry in manifest.Collections)
+        {
+            foreach (var shardId in entry.Shards)
+            {
+                var name = StoreFileNames.Shard(entry.Id, shardId);
+                if (!storage.Exists(name))
+                {
+                    continue;
+                }
+
+                using var file = storage.OpenRead(name);
+                if (file.ReadAt(0, magic) == magic.Length && System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(magic) == ShardHeader.Magic)
+                {
+                    throw new CorruptStoreException(path, Manifest.DowngradedMessage($"its shard {name} has a shard header"));
+                }
+            }
         }
     }
 
