@@ -172,7 +172,9 @@ internal sealed partial class ShardChain
     /// manifest replace that unlists its input. A file whose id the manifest never handed out (at or past
     /// <see cref="ManifestCollection.NextShardId"/>: the manifest was rolled back, or copied older than its shards)
     /// is not the manifest's to judge: it stays (reported as ignored), and the next id moves past it, so that no id
-    /// is handed out twice.
+    /// is handed out twice. Nor is anything deleted when the manifest was not authenticated (an encrypted store's
+    /// format-1 manifest, which has no MAC): open never deletes data to make itself succeed on a list nobody vouched
+    /// for, so unlisted files stay, reported as ignored.
     /// </summary>
     public void RemoveObsoleteFiles()
     {
@@ -190,7 +192,7 @@ internal sealed partial class ShardChain
                 _manifest.MoveShardIdsPast(_collectionId, id);
                 Refresh();
             }
-            else if (!listed.Contains(id) || StoreFileNames.IsCompacting(name))
+            else if ((!listed.Contains(id) || StoreFileNames.IsCompacting(name)) && !_manifest.IsUnauthenticated)
             {
                 _storage.Delete(name);
                 RemovedFiles.Add(name);
