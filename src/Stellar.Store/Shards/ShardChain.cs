@@ -59,6 +59,12 @@ internal sealed partial class ShardChain : IDisposable
     private ManifestCollection _entry;
 
     /// <summary>
+    /// The collection's next shard id as the manifest on disk recorded it when the chain was made: an open moves the
+    /// next id past shard files the manifest never handed out, and the unit log's settling must still tell those apart.
+    /// </summary>
+    private readonly uint _handedOutAtOpen;
+
+    /// <summary>
     /// The chain of collection <paramref name="collectionId"/>, whose manifest entry <paramref name="manifest"/> owns; it
     /// times its fsyncs into <paramref name="diagnostics"/> (<see cref="CollectionDiagnostics.None"/> when not given).
     /// </summary>
@@ -70,6 +76,7 @@ internal sealed partial class ShardChain : IDisposable
         _collectionId = collectionId;
         _deviceThread = new DeviceThread($"stellar-fsync-c{collectionId}");
         _entry = manifest.Collection(collectionId);
+        _handedOutAtOpen = _entry.NextShardId;
         _maxShardBytes = maxShardBytes;
         _durability = durability;
         CountSmallSealedShards();
@@ -100,6 +107,12 @@ internal sealed partial class ShardChain : IDisposable
 
     /// <summary>Whether the manifest lists <paramref name="shardId"/> in this chain (a compaction's swap removes the shards it replaced).</summary>
     public bool Lists(uint shardId) => _entry.Shards.Contains(shardId);
+
+    /// <summary>
+    /// Whether the manifest this chain was opened from had handed out <paramref name="shardId"/>; false for a shard
+    /// file newer than that manifest (rolled back, or copied older than its shards), which the open ignores.
+    /// </summary>
+    public bool HandedOutAtOpen(uint shardId) => shardId < _handedOutAtOpen;
 
     /// <summary>The active shard's id (0 before the first shard exists).</summary>
     public uint ActiveShardId => _entry.Shards.Count == 0 ? 0 : _entry.Shards[^1];
