@@ -43,7 +43,8 @@ internal sealed class BulkImport<TKey, TValue>
 
     /// <summary>
     /// Imports <paramref name="source"/>; completes when every submitted block has its outcome. On a failure every block
-    /// submitted before it has run to its outcome too, so what is stored is a prefix of whole blocks.
+    /// submitted before it has run to its outcome too, and the writer rejects every block queued behind a rejected one
+    /// (<see cref="ImportChain"/>), so what is stored is a prefix of whole blocks.
     /// </summary>
     public async Task RunAsync(IAsyncEnumerable<TValue> source, IProgress<BulkImportProgress>? progress, CancellationToken cancellationToken)
     {
@@ -53,6 +54,7 @@ internal sealed class BulkImport<TKey, TValue>
         var encoding = new Queue<Task<List<List<SingleWrite<TKey, TValue>>>>>();
         var pending = new Queue<List<SingleWrite<TKey, TValue>>>();
         var inFlight = new Queue<(Task Task, int Records, long Bytes)>();
+        var chain = new ImportChain();
         var maxInFlight = Math.Max(2, _parallelism * 2);
         var chunkRecords = FirstImportChunkRecords;
         long records = 0, bytes = 0, encodedRecords = 0, encodedBytes = 0;
@@ -79,7 +81,7 @@ internal sealed class BulkImport<TKey, TValue>
             while (pending.Count > 0)
             {
                 cancellationToken.ThrowIfCancellationRequested();
-                var batch = new BatchWrite<TKey, TValue>(pending.Dequeue(), atomic: false);
+                var batch = new BatchWrite<TKey, TValue>(pending.Dequeue(), atomic: false, chain);
                 inFlight.Enqueue((_submit(batch, cancellationToken), batch.Writes.Count, batch.Bytes));
                 while (inFlight.Count >= maxInFlight)
                 {
@@ -117,6 +119,11 @@ internal sealed class BulkImport<TKey, TValue>
             {
                 await SubmitOldestAsync().ConfigureAwait(false);
             }
+
+            while (inFlight.Count > 0)
+            {
+                await DrainOneAsync().ConfigureAwait(false);
+            }
         }
         finally
         {
@@ -146,9 +153,10 @@ internal sealed class BulkImport<TKey, TValue>
                 {
                     await DrainOneAsync().ConfigureAwait(false);
                 }
-                catch when (cancellationToken.IsCancellationRequested)
+                catch (Exception)
                 {
-                    // The cancellation is what the caller sees; the queued write's own outcome is on disk or not.
+                    // Only reached when the import already failed: that first failure is the one the caller sees, not
+                    // the rejection of a block queued behind a rejected one, nor a queued block's outcome after a cancellation.
                 }
             }
         }

@@ -299,8 +299,10 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
 
     /// <summary>
     /// Upserts every value of <paramref name="source"/> in large blocks (encoded in parallel, written in order),
-    /// then flushes once. A key that appears more than once ends with its last value. On cancellation or a bad
-    /// record the task fails; every block committed before stays, and no block is ever half visible.
+    /// then flushes once. A key that appears more than once ends with its last value. On cancellation, a bad
+    /// record or a block that would break a unique index (<see cref="UniqueConstraintException"/>) the task fails;
+    /// what stays is a prefix of the source made of whole blocks (every block before the failing one, none after it),
+    /// and no block is ever half visible.
     /// </summary>
     /// <exception cref="InvalidOperationException">The store was opened read-only (a checkpoint), even for an empty source.</exception>
     public Task BulkImportAsync(IEnumerable<TValue> source, IProgress<BulkImportProgress>? progress = null, CancellationToken cancellationToken = default)

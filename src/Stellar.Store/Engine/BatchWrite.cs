@@ -6,15 +6,19 @@ namespace Stellar.Store.Engine;
 /// </summary>
 internal sealed class BatchWrite<TKey, TValue> : CollectionWrite<TKey, TValue>
 {
-    public BatchWrite(List<SingleWrite<TKey, TValue>> writes, bool atomic)
+    public BatchWrite(List<SingleWrite<TKey, TValue>> writes, bool atomic, ImportChain? chain = null)
     {
         Writes = writes;
         Atomic = atomic;
+        Chain = chain;
     }
 
     public List<SingleWrite<TKey, TValue>> Writes { get; }
 
     public bool Atomic { get; }
+
+    /// <summary>The import this batch is a block of, whose later blocks a rejection of this one rejects; null for others.</summary>
+    public ImportChain? Chain { get; }
 
     /// <summary>The encoded bytes of every write in the batch.</summary>
     public override long Bytes => Writes.Sum(w => (long)w.Length);

@@ -204,6 +204,12 @@ internal sealed class WriteStager<TKey, TValue>
 
     public Exception? StageBatch(BatchWrite<TKey, TValue> batch)
     {
+        // A block behind a rejected block of its import is rejected too: the import stores a prefix of its source.
+        return batch.Chain is { } chain ? chain.Stage(() => StageBatchAlone(batch)) : StageBatchAlone(batch);
+    }
+
+    private Exception? StageBatchAlone(BatchWrite<TKey, TValue> batch)
+    {
         // A batch is one block: one the reader would refuse must be rejected here, before anything is written.
         // The collection checks atomic batches before submitting them and sizes import chunks well under this.
         if (batch.Bytes > _maxBlockBytes)
