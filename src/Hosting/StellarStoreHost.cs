@@ -8,7 +8,8 @@ using Microsoft.Extensions.Options;
 namespace Stellar.Store.Hosting;
 
 /// <summary>
-/// The store of a host that called <c>AddStellarStore</c>: opened when the host starts, flushed and closed when it stops.
+/// The store of a host that called <c>AddStellarStore</c>: opened when the host starts, flushed and closed when it stops
+/// (or, when the host is disposed without stopping it, as after a later service failed its start, when it is disposed).
 /// <see cref="StellarStore"/> itself is registered too and resolves to <see cref="Store"/>; inject this type instead where
 /// the store is needed before the host has started (a constructor of another hosted service, which the host builds
 /// before it starts any) and read <see cref="Store"/> or await <see cref="GetStoreAsync"/> later.
@@ -22,7 +23,11 @@ public sealed class StellarStoreHost
     private readonly IOptions<StellarStoreOptions> _options;
     private readonly IServiceProvider _services;
     private readonly TaskCompletionSource<StellarStore> _opened = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly object _closeGate = new();
     private StellarStore? _store;
+
+    /// <summary>The close, once one has begun (under <see cref="_closeGate"/>): the store is closed once.</summary>
+    private Task? _close;
 
     /// <summary>Created by the container; use <c>AddStellarStore</c>.</summary>
     internal StellarStoreHost(IOptions<StellarStoreOptions> options, IServiceProvider services)
@@ -73,15 +78,43 @@ public sealed class StellarStoreHost
     /// <summary>
     /// Flushes every collection and closes the store (at the host's stop). Throws what the flush or the close threw (a
     /// faulted collection cannot flush); the store is closed either way. A store that the actor system's
-    /// <c>CoordinatedShutdown</c> closed first (Akka.Hosting stopping before this) was flushed by that close.
+    /// <c>CoordinatedShutdown</c> closed first (Akka.Hosting stopping before this) was flushed by that close. Closes once:
+    /// a later call gives the first one's outcome; before the store opened there is nothing to close.
     /// </summary>
-    internal async Task CloseAsync()
+    internal Task CloseAsync()
     {
-        if (Volatile.Read(ref _store) is not { } store)
+        lock (_closeGate)
         {
-            return;
-        }
+            if (_close is null && Volatile.Read(ref _store) is { } store)
+            {
+                _close = FlushAndCloseAsync(store);
+            }
 
+            return _close ?? Task.CompletedTask;
+        }
+    }
+
+    /// <summary>
+    /// Closes the store, as <see cref="CloseAsync"/> does, when no close has begun (at the container's disposal). The host
+    /// disposes its services without stopping them when a service registered later fails its start, or when it is
+    /// disposed without a stop; the store must still be flushed and its directory unlocked then. A close that has begun
+    /// already reported its outcome to the stop, and is not reported again.
+    /// </summary>
+    internal Task CloseUnlessClosedAsync()
+    {
+        lock (_closeGate)
+        {
+            if (_close is not null || Volatile.Read(ref _store) is not { } store)
+            {
+                return Task.CompletedTask;
+            }
+
+            return _close = FlushAndCloseAsync(store);
+        }
+    }
+
+    private static async Task FlushAndCloseAsync(StellarStore store)
+    {
         try
         {
             await store.FlushAsync().ConfigureAwait(false);
