@@ -55,7 +55,10 @@ internal sealed record PluginSettings(string Path, Durability Durability, Compre
             throw new ConfigurationException($"{pluginId}.collection is empty.");
         }
 
-        return new PluginSettings(System.IO.Path.GetFullPath(path), durability, compression, key, passphrase.Length > 0 ? passphrase : null, collection);
+        // The directory's one spelling: plugins that name it with a trailing separator or a "." share its store, rather
+        // than the second failing on the first one's lock.
+        var directory = System.IO.Path.TrimEndingDirectorySeparator(System.IO.Path.GetFullPath(path));
+        return new PluginSettings(directory, durability, compression, key, passphrase.Length > 0 ? passphrase : null, collection);
     }
 
     /// <summary>Whether a store opened with these settings may serve <paramref name="other"/> too.</summary>
