@@ -22,6 +22,17 @@ internal sealed class StellarStoreOptionsValidator : IValidateOptions<StellarSto
         {
             failures.Add($"{nameof(StellarStoreOptions)}.{nameof(StellarStoreOptions.Path)} is required: the directory the store is kept in.");
         }
+        else
+        {
+            try
+            {
+                System.IO.Path.GetFullPath(options.Path);
+            }
+            catch (Exception e) when (e is ArgumentException or NotSupportedException or PathTooLongException)
+            {
+                failures.Add($"{nameof(StellarStoreOptions)}.{nameof(StellarStoreOptions.Path)} is not a valid path: {e.Message}");
+            }
+        }
 
         if (options.Store is null)
         {

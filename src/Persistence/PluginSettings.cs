@@ -57,7 +57,16 @@ internal sealed record PluginSettings(string Path, Durability Durability, Compre
 
         // The directory's one spelling: plugins that name it with a trailing separator or a "." share its store, rather
         // than the second failing on the first one's lock.
-        var directory = System.IO.Path.TrimEndingDirectorySeparator(System.IO.Path.GetFullPath(path));
+        string directory;
+        try
+        {
+            directory = System.IO.Path.TrimEndingDirectorySeparator(System.IO.Path.GetFullPath(path));
+        }
+        catch (Exception e) when (e is ArgumentException or NotSupportedException or PathTooLongException)
+        {
+            throw new ConfigurationException($"{pluginId}.path is not a valid path: {e.Message}", e);
+        }
+
         return new PluginSettings(directory, durability, compression, key, passphrase.Length > 0 ? passphrase : null, collection);
     }
 

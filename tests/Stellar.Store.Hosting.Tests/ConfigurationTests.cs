@@ -60,6 +60,7 @@ public sealed class ConfigurationTests : IDisposable
     {
         { "no path", new() { ["Stellar:Durability"] = "Fsync" }, "StellarStoreOptions.Path is required" },
         { "empty path", new() { ["Stellar:Path"] = " " }, "StellarStoreOptions.Path is required" },
+        { "path with a NUL", new() { ["Stellar:Path"] = "saves\0world1" }, "StellarStoreOptions.Path is not a valid path" },
         {
             "key and passphrase", new()
             {
