@@ -242,6 +242,28 @@ internal sealed class RecordSerializer
         return value;
     }
 
+    /// <summary>
+    /// The value <paramref name="bytes"/> hold, a value this serializer just wrote, decoded into an instance of the
+    /// store's own: what a write keeps in memory and hands to readers, indexes and compaction, so that the caller's
+    /// object, which the caller may go on changing, is never read again once serialized. Decoding it at the write also
+    /// refuses a value that would not read back (a formatter that cannot read what it wrote, or writes nil), which would
+    /// otherwise be acknowledged and then fail the collection's next load.
+    /// </summary>
+    /// <exception cref="ArgumentException">The bytes do not decode to a value; nothing was stored.</exception>
+    public T DecodeWritten<T>(ReadOnlyMemory<byte> bytes, string paramName)
+    {
+        try
+        {
+            return Deserialize<T>(bytes);
+        }
+        catch (MessagePackSerializationException e)
+        {
+            throw new ArgumentException(
+                $"The {typeof(T).Name} cannot be stored: it does not read back from its serialized form ({e.Message}), so the next open could not load it. Nothing was stored.",
+                paramName, e);
+        }
+    }
+
     /// <summary>A private copy of <paramref name="value"/> (for copy-on-read).</summary>
     public T Copy<T>(T value) => MessagePackSerializer.Deserialize<T>(MessagePackSerializer.Serialize(value, Options), Options);
 

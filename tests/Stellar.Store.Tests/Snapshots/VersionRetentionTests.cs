@@ -5,8 +5,8 @@ namespace Stellar.Store.Tests.Snapshots;
 
 /// <summary>
 /// Replaced versions become garbage once no open snapshot can see them. The oracle is the garbage collector: a
-/// <see cref="WeakReference"/> to each value the store was handed (reads return that very instance) dies only when
-/// nothing, the store included, can reach it any more.
+/// <see cref="WeakReference"/> to each value the store holds (its own instance, decoded from the bytes written, which
+/// reads return) dies only when nothing, the store included, can reach it any more.
 /// </summary>
 public sealed class VersionRetentionTests : IDisposable
 {
@@ -128,7 +128,7 @@ public sealed class VersionRetentionTests : IDisposable
         return new Chunk { Id = id, Voxels = voxels };
     }
 
-    /// <summary>Writes every key once in batches of 1,000 and returns weak references to the values handed over.</summary>
+    /// <summary>Writes every key once in batches of 1,000 and returns weak references to the values the store then holds.</summary>
     private static async Task<WeakReference[]> WriteRoundAsync(Collection<string, Chunk> chunks, int keys, int round)
     {
         var weak = new WeakReference[keys];
@@ -139,14 +139,22 @@ public sealed class VersionRetentionTests : IDisposable
             {
                 for (var i = start; i < end; i++)
                 {
-                    var chunk = MakeChunk($"k{i}", round);
-                    weak[i] = new WeakReference(chunk);
-                    b.Upsert(chunk);
+                    b.Upsert(MakeChunk($"k{i}", round));
                 }
             });
+            HoldWeakly(chunks, weak, start, end);
         }
 
         return weak;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void HoldWeakly(Collection<string, Chunk> chunks, WeakReference[] weak, int start, int end)
+    {
+        for (var i = start; i < end; i++)
+        {
+            weak[i] = new WeakReference(chunks.Get($"k{i}"));
+        }
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
