@@ -24,6 +24,10 @@ internal sealed class RecordSerializer
     /// </summary>
     public static RecordSerializer Default { get; } = new(ContractlessStandardResolver.Options.WithSecurity(MessagePackSecurity.UntrustedData));
 
+    /// <summary>Where <see cref="WritesBack"/> serializes, one per loading thread.</summary>
+    [ThreadStatic]
+    private static ArrayBufferWriter<byte>? s_writeBack;
+
     private RecordSerializer(MessagePackSerializerOptions options) => Options = options;
 
     /// <summary>The options every key and value is written and read with (internal: tests and the benchmarks' floor use them).</summary>
@@ -261,6 +265,33 @@ internal sealed class RecordSerializer
             throw new ArgumentException(
                 $"The {typeof(T).Name} cannot be stored: it does not read back from its serialized form ({e.Message}), so the next open could not load it. Nothing was stored.",
                 paramName, e);
+        }
+    }
+
+    /// <summary>
+    /// Whether <paramref name="value"/>, decoded from <paramref name="stored"/>, serializes to those same bytes: false for
+    /// a value written by another version of its type (members this one skips or lacks), whose bytes a compaction must
+    /// copy as they are rather than write the value again.
+    /// </summary>
+    public bool WritesBack<T>(T value, ReadOnlySpan<byte> stored)
+    {
+        var scratch = s_writeBack ??= new ArrayBufferWriter<byte>(256);
+        scratch.ResetWrittenCount();
+        try
+        {
+            MessagePackSerializer.Serialize(scratch, value, Options);
+            return scratch.WrittenSpan.SequenceEqual(stored);
+        }
+        catch (MessagePackSerializationException)
+        {
+            return false;
+        }
+        finally
+        {
+            if (scratch.Capacity > 1 << 20)
+            {
+                s_writeBack = null;
+            }
         }
     }
 

@@ -195,16 +195,18 @@ internal sealed class CollectionLoader<TKey, TValue>
                     Volatile.Write(ref _expiring, true);
                 }
 
-                if (record.ValueLength > _largeValueBytes)
+                var decoded = _serializer.Deserialize<TValue>(value);
+                if (record.ValueLength > _largeValueBytes || !_serializer.WritesBack(decoded, value.Span))
                 {
-                    // Checked now, read again on demand: a large value that does not decode is corruption found at open.
-                    _serializer.Deserialize<TValue>(value);
+                    // Decoded now, read again on demand: a large value that does not decode is corruption found at open. A
+                    // value the type does not write back as stored (written by another version of it, with members this one
+                    // lacks) stays on disk too, so that a compaction copies its bytes instead of dropping those members.
                     var location = new ValueLocation(block.ShardId, block.Offset, block.Header.BlockLength, record.ValueOffset, record.ValueLength);
                     nodes[i] = VersionNode<TValue>.Create(LoadVersion, default, deleted: false, block.ShardId, record.Length, next: null, location, record.ExpiresAt);
                 }
                 else
                 {
-                    nodes[i] = VersionNode<TValue>.Create(LoadVersion, _serializer.Deserialize<TValue>(value), deleted: false, block.ShardId, record.Length, next: null, location: null, record.ExpiresAt);
+                    nodes[i] = VersionNode<TValue>.Create(LoadVersion, decoded, deleted: false, block.ShardId, record.Length, next: null, location: null, record.ExpiresAt);
                 }
             }
         }
