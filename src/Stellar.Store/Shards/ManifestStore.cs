@@ -34,6 +34,14 @@ internal sealed class ManifestStore
     /// <summary>Collections added whose replace threw, while no replace since has worked: saved again when asked for.</summary>
     private readonly HashSet<string> _unsaved = new(StringComparer.Ordinal);
 
+    /// <summary>
+    /// Per collection, the next shard id <see cref="ReserveShardId"/> hands out when it is past the entry's
+    /// <see cref="ManifestCollection.NextShardId"/> (under <see cref="_lock"/>). Kept out of the entry, so that no replace
+    /// saves an id handed out for a new shard before a replace lists that shard: a copy of such a manifest put back
+    /// later would count the shard, full of writes by then, as a roll a crash cut short, and the open would delete it.
+    /// </summary>
+    private readonly Dictionary<uint, uint> _reservedPast = new();
+
     /// <summary>Past every collection id the directory's shard files use (see <see cref="AdoptDirectory"/>).</summary>
     private uint _nextCollectionId = 1;
     private bool _closed;
@@ -246,17 +254,18 @@ internal sealed class ManifestStore
     }
 
     /// <summary>
-    /// Hands out the next shard id of a collection for a shard it plans. Kept in memory only: the replace that lists
-    /// the shard (<see cref="RollShard"/>) makes it durable, and an id handed out but never listed is simply skipped.
+    /// Hands out the next shard id of a collection for a shard it plans. Kept apart from the entry, so no replace saves
+    /// it before the one that lists the shard (<see cref="RollShard"/>): a manifest on disk has handed out a new shard's
+    /// id only once it lists it. An id handed out but never listed is simply skipped.
     /// </summary>
     public uint ReserveShardId(uint collectionId)
     {
         lock (_lock)
         {
             ThrowIfClosed();
-            var entry = Find(collectionId);
-            Publish(Copy(entry, nextShardId: entry.NextShardId + 1));
-            return entry.NextShardId;
+            var id = NextFree(collectionId);
+            _reservedPast[collectionId] = id + 1;
+            return id;
         }
     }
 
@@ -270,10 +279,10 @@ internal sealed class ManifestStore
         lock (_lock)
         {
             ThrowIfClosed();
-            var entry = Find(collectionId);
-            Publish(Copy(entry, nextShardId: entry.NextShardId + (uint)count));
+            var first = NextFree(collectionId);
+            Publish(Copy(Find(collectionId), nextShardId: first + (uint)count));
             Replace();
-            return entry.NextShardId;
+            return first;
         }
     }
 
@@ -288,7 +297,7 @@ internal sealed class ManifestStore
         {
             ThrowIfClosed();
             var entry = Find(collectionId);
-            Debug.Assert(shardId < entry.NextShardId && !entry.Shards.Contains(shardId), "a new shard's id was handed out and is not listed yet");
+            Debug.Assert(shardId < NextFree(collectionId) && !entry.Shards.Contains(shardId), "a new shard's id was handed out and is not listed yet");
             var details = new Dictionary<uint, ManifestShard>(entry.ShardDetails)
             {
                 [shardId] = new ManifestShard { Salt = salt, FirstSequence = firstSequence },
@@ -302,7 +311,7 @@ internal sealed class ManifestStore
                 }
             }
 
-            Publish(Copy(entry, shards: [.. entry.Shards, shardId], details: details));
+            Publish(Copy(entry, shards: [.. entry.Shards, shardId], details: details, nextShardId: Math.Max(entry.NextShardId, shardId + 1)));
             Replace();
         }
     }
@@ -458,6 +467,13 @@ internal sealed class ManifestStore
         NextShardId = nextShardId ?? entry.NextShardId,
         CompactedThrough = compactedThrough ?? entry.CompactedThrough,
     };
+
+    /// <summary>The next shard id of collection <paramref name="collectionId"/> that no request has handed out.</summary>
+    private uint NextFree(uint collectionId)
+    {
+        Debug.Assert(Monitor.IsEntered(_lock), "ids are handed out under the manifest's lock");
+        return Math.Max(Find(collectionId).NextShardId, _reservedPast.GetValueOrDefault(collectionId));
+    }
 
     private ManifestCollection Find(uint collectionId)
     {

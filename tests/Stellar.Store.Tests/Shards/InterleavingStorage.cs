@@ -10,6 +10,9 @@ namespace Stellar.Store.Tests.Shards;
 /// </summary>
 internal sealed class InterleavingStorage(IStorage inner) : ForwardingStorage(inner)
 {
+    /// <summary>Runs before each open for writing (which creates a missing file), with the file's name.</summary>
+    public Action<string>? BeforeOpen { get; set; }
+
     /// <summary>Runs before each read-only open, with the file's name.</summary>
     public Action<string>? BeforeOpenRead { get; set; }
 
@@ -18,6 +21,12 @@ internal sealed class InterleavingStorage(IStorage inner) : ForwardingStorage(in
 
     /// <summary>Runs before each delete, with the file's name.</summary>
     public Action<string>? BeforeDelete { get; set; }
+
+    public override IStorageFile Open(string name)
+    {
+        BeforeOpen?.Invoke(name);
+        return base.Open(name);
+    }
 
     public override IStorageFile OpenRead(string name)
     {
