@@ -211,7 +211,7 @@ internal sealed class Manifest
 
     /// <summary>
     /// Refuses an unsigned manifest of an encrypted store whose body holds what only a later format writes: a
-    /// generation and shard details (format 2), the unit log (format 3), a compaction mark or the cursors (format 5).
+    /// generation and shard details (format 2), the unit log (format 3), a compaction mark, the cursors or kept shards (format 5).
     /// A genuine format-1 manifest has none of them (<c>Format/Fixtures/format1-encrypted</c>).
     /// </summary>
     private void RefuseLaterFormatFields(string path)
@@ -219,6 +219,7 @@ internal sealed class Manifest
         var evidence = Generation != 0 ? "it records a generation"
             : Collections.Find(c => c.ShardDetails.Count > 0) is { } detailed ? $"collection '{detailed.Name}' has shard details"
             : Collections.Find(c => c.CompactedThrough is not null) is { } compacted ? $"collection '{compacted.Name}' records what a compaction replaced"
+            : Collections.Find(c => c.KeptShards is not null) is { } keeping ? $"collection '{keeping.Name}' records kept shards"
             : Collections.Find(c => !CollectionName.IsValid(c.Name)) is { } own ? $"it lists the store's own collection '{own.Name}'"
             : null;
         if (evidence is not null)
@@ -254,6 +255,11 @@ internal sealed class Manifest
             if (collection.Shards is null || collection.Shards.Any(id => id == 0 || id >= collection.NextShardId) || collection.Shards.Distinct().Count() != collection.Shards.Count)
             {
                 throw new CorruptStoreException(path, $"the shard list of collection '{collection.Name}' is missing or names ids that are zero, repeated or never handed out");
+            }
+
+            if (collection.KeptShards is { } kept && kept.Any(id => id == 0 || id >= collection.NextShardId || collection.Shards.Contains(id)))
+            {
+                throw new CorruptStoreException(path, $"the kept shards of collection '{collection.Name}' name ids that are zero, listed or never handed out");
             }
 
             if (collection.ShardDetails is null || collection.ShardDetails.Any(d => !collection.Shards.Contains(d.Key) || !IsValid(d.Value)))

@@ -1,3 +1,5 @@
+using System.Text.Json.Serialization;
+
 namespace Stellar.Store.Format;
 
 /// <summary>
@@ -26,6 +28,15 @@ internal sealed class ManifestCollection
 
     /// <summary>The next shard id to hand out: ids are never reused, so a (shard, sequence) nonce never repeats.</summary>
     public uint NextShardId { get; init; } = 1;
+
+    /// <summary>
+    /// Shard files of this collection, unlisted, that an open found when this manifest had not handed out their ids (it
+    /// was older than them: put back from a copy), by id; null when there are none. Their ids count as handed out from
+    /// then on, so no shard reuses them, but they are kept, never loaded and never deleted: only a manifest that lists
+    /// them can say what they hold. Not written when null, so a store that never had one keeps its manifest's bytes.
+    /// </summary>
+    [JsonIgnore(Condition = JsonIgnoreCondition.WhenWritingNull)]
+    public IReadOnlyList<uint>? KeptShards { get; init; }
 
     /// <summary>
     /// The last block sequence whose history the latest compaction replaced (null: never compacted by a build that

@@ -343,18 +343,18 @@ internal sealed class ManifestStore
     }
 
     /// <summary>
-    /// At open: moves a collection's next shard id past <paramref name="shardId"/>, a file the manifest never handed
-    /// out (a rolled-back manifest), so that no id is handed out twice. Kept in memory; the next replace saves it.
+    /// At open: records <paramref name="shardIds"/> as the collection's kept shards (see
+    /// <see cref="ManifestCollection.KeptShards"/>: unlisted files this manifest, or the one an earlier open kept them
+    /// under, never handed out) and moves its next shard id past them, so that no id is handed out twice and no later
+    /// open deletes them. Kept in memory; the next replace saves it.
     /// </summary>
-    public void MoveShardIdsPast(uint collectionId, uint shardId)
+    public void KeepShards(uint collectionId, IReadOnlyCollection<uint> shardIds)
     {
         lock (_lock)
         {
             var entry = Find(collectionId);
-            if (shardId >= entry.NextShardId)
-            {
-                Publish(Copy(entry, nextShardId: shardId + 1));
-            }
+            var next = shardIds.Count == 0 ? entry.NextShardId : Math.Max(entry.NextShardId, shardIds.Max() + 1);
+            Publish(Copy(entry, nextShardId: next, kept: shardIds.Order().ToArray()));
         }
     }
 
@@ -456,7 +456,8 @@ internal sealed class ManifestStore
     }
 
     internal static ManifestCollection Copy(ManifestCollection entry, IReadOnlyList<uint>? shards = null,
-        IReadOnlyDictionary<uint, ManifestShard>? details = null, uint? nextShardId = null, string? valueType = null, ulong? compactedThrough = null) => new()
+        IReadOnlyDictionary<uint, ManifestShard>? details = null, uint? nextShardId = null, string? valueType = null, ulong? compactedThrough = null,
+        IReadOnlyList<uint>? kept = null) => new()
     {
         Name = entry.Name,
         Id = entry.Id,
@@ -466,6 +467,9 @@ internal sealed class ManifestStore
         ShardDetails = details ?? entry.ShardDetails,
         NextShardId = nextShardId ?? entry.NextShardId,
         CompactedThrough = compactedThrough ?? entry.CompactedThrough,
+
+        // An empty list clears them: the manifest writes none rather than an empty one.
+        KeptShards = kept is null ? entry.KeptShards : kept.Count == 0 ? null : kept,
     };
 
     /// <summary>The next shard id of collection <paramref name="collectionId"/> that no request has handed out.</summary>

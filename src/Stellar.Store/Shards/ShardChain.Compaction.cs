@@ -168,18 +168,22 @@ internal sealed partial class ShardChain
     /// At open, only once every listed shard of every collection was found and verified: deletes this collection's
     /// shard files that the manifest does not list but whose ids it handed out (a compaction's output or input, or a
     /// new shard, cut short by a crash). They never hold the only copy of a committed block: a shard is listed
-    /// before its first block is written, and a compaction's output is listed only after it is flushed, in the same
-    /// manifest replace that unlists its input. A file whose id the manifest never handed out (at or past
-    /// <see cref="ManifestCollection.NextShardId"/>: the manifest was rolled back, or copied older than its shards)
-    /// is not the manifest's to judge: it stays (reported as ignored), and the next id moves past it, so that no id
-    /// is handed out twice. Nor is anything deleted when the manifest was not authenticated (an encrypted store's
-    /// format-1 manifest, which has no MAC): open never deletes data to make itself succeed on a list nobody vouched
-    /// for, so unlisted files stay, reported as ignored.
+    /// before its first block is written, and a manifest on disk hands out a new shard's id only in the replace that
+    /// lists it; a compaction's output is listed only after it is flushed, in the same manifest replace that unlists
+    /// its input. A file whose id the manifest never handed out (at or past <see cref="ManifestCollection.NextShardId"/>:
+    /// the manifest was rolled back, or copied older than its shards), or that it records as kept (an earlier open
+    /// found it so), is not the manifest's to judge: it stays, reported as ignored, recorded as kept so that no later
+    /// open deletes it either, and the next id moves past it, so that no id is handed out twice. Nor is anything
+    /// deleted when the manifest was not authenticated (an encrypted store's format-1 manifest, which has no MAC):
+    /// open never deletes data to make itself succeed on a list nobody vouched for, so unlisted files stay, reported as
+    /// ignored.
     /// </summary>
     public void RemoveObsoleteFiles()
     {
         var listed = _entry.Shards.ToHashSet();
+        var kept = _entry.KeptShards?.ToHashSet() ?? [];
         var handedOut = _entry.NextShardId;
+        var found = new HashSet<uint>();
         foreach (var name in _storage.List())
         {
             if (!StoreFileNames.TryParseShard(name, out var collectionId, out var id) || collectionId != _collectionId)
@@ -187,16 +191,21 @@ internal sealed partial class ShardChain
                 continue;
             }
 
-            if (id >= handedOut)
+            if (id >= handedOut || kept.Contains(id))
             {
-                _manifest.MoveShardIdsPast(_collectionId, id);
-                Refresh();
+                found.Add(id);
             }
             else if ((!listed.Contains(id) || StoreFileNames.IsCompacting(name)) && !_manifest.IsUnauthenticated)
             {
                 _storage.Delete(name);
                 RemovedFiles.Add(name);
             }
+        }
+
+        if (!found.SetEquals(kept))
+        {
+            _manifest.KeepShards(_collectionId, found);
+            Refresh();
         }
     }
 

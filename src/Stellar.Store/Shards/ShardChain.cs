@@ -59,10 +59,12 @@ internal sealed partial class ShardChain : IDisposable
     private ManifestCollection _entry;
 
     /// <summary>
-    /// The collection's next shard id as the manifest on disk recorded it when the chain was made: an open moves the
-    /// next id past shard files the manifest never handed out, and the unit log's settling must still tell those apart.
+    /// The collection's next shard id and kept shards as the manifest on disk recorded them when the chain was made: an
+    /// open keeps shard files the manifest never handed out and moves the next id past them, and the unit log's settling
+    /// must still tell those apart.
     /// </summary>
     private readonly uint _handedOutAtOpen;
+    private readonly HashSet<uint> _keptAtOpen;
 
     /// <summary>
     /// The chain of collection <paramref name="collectionId"/>, whose manifest entry <paramref name="manifest"/> owns; it
@@ -77,6 +79,7 @@ internal sealed partial class ShardChain : IDisposable
         _deviceThread = new DeviceThread($"stellar-fsync-c{collectionId}");
         _entry = manifest.Collection(collectionId);
         _handedOutAtOpen = _entry.NextShardId;
+        _keptAtOpen = _entry.KeptShards?.ToHashSet() ?? [];
         _maxShardBytes = maxShardBytes;
         _durability = durability;
         CountSmallSealedShards();
@@ -109,10 +112,10 @@ internal sealed partial class ShardChain : IDisposable
     public bool Lists(uint shardId) => _entry.Shards.Contains(shardId);
 
     /// <summary>
-    /// Whether the manifest this chain was opened from had handed out <paramref name="shardId"/>; false for a shard
-    /// file newer than that manifest (rolled back, or copied older than its shards), which the open ignores.
+    /// Whether the open keeps <paramref name="shardId"/>'s file, if there is one, without loading it: the manifest it was
+    /// opened from never handed the id out, or records it as kept (see <see cref="ManifestCollection.KeptShards"/>).
     /// </summary>
-    public bool HandedOutAtOpen(uint shardId) => shardId < _handedOutAtOpen;
+    public bool IgnoresAtOpen(uint shardId) => shardId >= _handedOutAtOpen || _keptAtOpen.Contains(shardId);
 
     /// <summary>The active shard's id (0 before the first shard exists).</summary>
     public uint ActiveShardId => _entry.Shards.Count == 0 ? 0 : _entry.Shards[^1];

@@ -25,10 +25,10 @@ internal sealed class PartProbe
     /// block at that place whose tag is the round's (a block written there after an open cut a torn tail has another
     /// session's tag, or none). A shard its collection no longer lists, but whose id the manifest handed out, was
     /// replaced by a compaction, which runs only on rounds that ended, so on parts that were durable: their live
-    /// records were copied into the shards that replaced it. A shard whose id the manifest never handed out is newer
-    /// than the manifest (rolled back, or copied while the store ran): the open ignores it, so the part is not in what
-    /// loads, and the round must count nowhere. Throws <see cref="CorruptBlockException"/> when the block is there but
-    /// does not decode.
+    /// records were copied into the shards that replaced it. A shard whose id the manifest never handed out (or records
+    /// as kept, see <see cref="ManifestCollection.KeptShards"/>) is newer than the manifest (rolled back, or copied
+    /// while the store ran): the open ignores it, so the part is not in what loads, and the round must count nowhere.
+    /// Throws <see cref="CorruptBlockException"/> when the block is there but does not decode.
     /// </summary>
     public bool Holds(PartBlock block, UnitTag tag)
     {
@@ -40,7 +40,7 @@ internal sealed class PartProbe
 
         if (!chain.Lists(block.Shard))
         {
-            return chain.HandedOutAtOpen(block.Shard);
+            return !chain.IgnoresAtOpen(block.Shard);
         }
 
         foreach (var scanned in chain.Blocks)
