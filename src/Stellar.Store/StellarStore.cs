@@ -771,7 +771,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
             chains = _chains.Values.ToList();
         }
 
-        _units.Settle(new PartProbe(chains, _codec).Holds);
+        _units.Settle(new PartProbe(chains, _codec, _storage), System.IO.Path.Combine(Path, StoreFileNames.Manifest));
     }
 
     private List<IWriterHandle> Writers()

@@ -1,23 +1,51 @@
 using Stellar.Store.Actors;
 using Stellar.Store.Format;
 using Stellar.Store.Shards;
+using Stellar.Store.Storage;
 
 namespace Stellar.Store.Units;
 
 /// <summary>
 /// Tells, at open, whether a block a unit log decision names is on disk: read from the blocks the store's chains
-/// verified, before any collection loads.
+/// verified, before any collection loads; and which parts of rounds the shard files the open ignores hold.
 /// </summary>
 /// <remarks>Thread safety: used once, at open, on one thread.</remarks>
 internal sealed class PartProbe
 {
     private readonly Dictionary<uint, ShardChain> _chains;
     private readonly BlockCodec _codec;
+    private readonly IStorage _storage;
 
-    public PartProbe(IEnumerable<ShardChain> chains, BlockCodec codec)
+    public PartProbe(IEnumerable<ShardChain> chains, BlockCodec codec, IStorage storage)
     {
         _chains = chains.ToDictionary(c => c.CollectionId);
         _codec = codec;
+        _storage = storage;
+    }
+
+    /// <summary>
+    /// The parts of rounds, by their tags, in the shard files the open keeps without loading, each with its file's path:
+    /// those of a known collection that its manifest does not list and never handed out (see
+    /// <see cref="ShardChain.IgnoresAtOpen"/>), and those of a collection the manifest does not have (made after it).
+    /// </summary>
+    public IEnumerable<(string Path, UnitTag Tag)> IgnoredParts()
+    {
+        foreach (var name in _storage.List().Order(StringComparer.Ordinal))
+        {
+            if (!StoreFileNames.TryParseShard(name, out var collectionId, out var shardId) || StoreFileNames.IsCompacting(name)
+                || (_chains.TryGetValue(collectionId, out var chain) && (chain.Lists(shardId) || !chain.IgnoresAtOpen(shardId))))
+            {
+                continue;
+            }
+
+            foreach (var payload in IgnoredShardReader.Read(_storage, name, collectionId, shardId, BlockFlags.UnitPart, _codec))
+            {
+                if (UnitTag.Read(payload) is { } tag)
+                {
+                    yield return (Path.Combine(_storage.Location, name), tag);
+                }
+            }
+        }
     }
 
     /// <summary>

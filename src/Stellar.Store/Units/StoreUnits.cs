@@ -87,7 +87,7 @@ internal sealed class StoreUnits : IUnitLog, IDisposable
     }
 
     /// <summary>At open, once <see cref="EnsureLog"/> loaded the log and before any other collection loads: see <see cref="UnitLog.Settle"/>.</summary>
-    public void Settle(Func<PartBlock, UnitTag, bool> holds) => _log!.Settle(holds);
+    public void Settle(PartProbe probe, string manifestPath) => _log!.Settle(probe, manifestPath);
 
     /// <summary>The coordinator's decisions go to the unit log, which every unit makes sure of before it is submitted.</summary>
     Task IUnitLog.RecordAsync(Guid session, long round, IReadOnlyList<PartBlock> parts) => _log!.RecordAsync(session, round, parts);

@@ -36,20 +36,41 @@ internal sealed class UnitLog : IUnitLog
         _decisions.StoreUpsertAsync(new UnitDecision(session, round, [.. parts]));
 
     /// <summary>
-    /// At open, before any other collection loads and before any round of this session: settles every decision that still names its parts' blocks. The round
-    /// stays committed when <paramref name="holds"/> finds each block on disk with the round's tag; otherwise a crash or a
+    /// At open, before any other collection loads and before any round of this session: settles every decision that
+    /// still names its parts' blocks. The round
+    /// stays committed when <paramref name="probe"/> finds each block on disk with the round's tag; otherwise a crash or a
     /// failed write caught it before its last step reached the disk everywhere, and the session's committed rounds end
     /// one below it (its parts are left out wherever they are). The settled records are durable on the device before
     /// this returns, whatever the store's mode, so the answer never changes later, when compactions have moved the
     /// blocks or new blocks have taken a lost part's place.
     /// </summary>
-    public void Settle(Func<PartBlock, UnitTag, bool> holds)
+    /// <remarks>
+    /// First, a part of a round the log counts as committed that sits in a shard file the open keeps without loading (the
+    /// manifest, put back from a copy, is older than that shard) refuses the open with <see cref="StaleManifestException"/>,
+    /// before anything is written, unless it is a session's last round whose record still names its parts: settling leaves
+    /// that one out, as it would a round whose part a crash lost, and nothing later in its session rests on it. An earlier
+    /// round of the session, or one a settled record covers, cannot be left out without keeping later rounds that may
+    /// have been made because it succeeded (the log holds one committed prefix of rounds per session), nor applied
+    /// without its part: only the manifest that lists the shard opens the store whole.
+    /// </remarks>
+    public void Settle(PartProbe probe, string manifestPath)
     {
+        foreach (var (path, tag) in probe.IgnoredParts())
+        {
+            if (_decisions.TryGet(tag.Session, out var decision) && (ulong)decision.Round >= tag.Round
+                && (decision.Parts is null || (ulong)decision.Round != tag.Round))
+            {
+                throw new StaleManifestException(manifestPath, path,
+                    $"it holds a part of a write across collections (round {tag.Round} of session {tag.Session}) that the store's unit log counts as committed, " +
+                    "and without that shard the write would count in some collections and not in others");
+            }
+        }
+
         var open = _decisions.Query(d => d.Parts is not null).ToList();
         foreach (var decision in open)
         {
             var tag = new UnitTag(decision.Session, (ulong)decision.Round);
-            var whole = decision.Parts!.All(part => holds(part, tag));
+            var whole = decision.Parts!.All(part => probe.Holds(part, tag));
             var settled = new UnitDecision(decision.Session, whole ? decision.Round : decision.Round - 1, null);
             _decisions.StoreUpsertAsync(settled).GetAwaiter().GetResult();
         }
