@@ -344,16 +344,17 @@ internal sealed class ManifestStore
 
     /// <summary>
     /// At open: records <paramref name="shardIds"/> as the collection's kept shards (see
-    /// <see cref="ManifestCollection.KeptShards"/>: unlisted files this manifest, or the one an earlier open kept them
-    /// under, never handed out) and moves its next shard id past them, so that no id is handed out twice and no later
-    /// open deletes them. Kept in memory; the next replace saves it.
+    /// <see cref="ManifestCollection.KeptShards"/>: unlisted files with blocks that this manifest, or the one an earlier
+    /// open kept them under, never handed out), so that no later open deletes them, and moves its next shard id past
+    /// them and past <paramref name="lastFound"/>, the highest id of such a file, blocks or none, so that no id is
+    /// handed out twice. Kept in memory; the next replace saves it.
     /// </summary>
-    public void KeepShards(uint collectionId, IReadOnlyCollection<uint> shardIds)
+    public void KeepShards(uint collectionId, IReadOnlyCollection<uint> shardIds, uint? lastFound)
     {
         lock (_lock)
         {
             var entry = Find(collectionId);
-            var next = shardIds.Count == 0 ? entry.NextShardId : Math.Max(entry.NextShardId, shardIds.Max() + 1);
+            var next = lastFound is { } last ? Math.Max(entry.NextShardId, last + 1) : entry.NextShardId;
             Publish(Copy(entry, nextShardId: next, kept: shardIds.Order().ToArray()));
         }
     }

@@ -172,8 +172,10 @@ internal sealed partial class ShardChain
     /// lists it; a compaction's output is listed only after it is flushed, in the same manifest replace that unlists
     /// its input. A file whose id the manifest never handed out (at or past <see cref="ManifestCollection.NextShardId"/>:
     /// the manifest was rolled back, or copied older than its shards), or that it records as kept (an earlier open
-    /// found it so), is not the manifest's to judge: it stays, reported as ignored, recorded as kept so that no later
-    /// open deletes it either, and the next id moves past it, so that no id is handed out twice. Nor is anything
+    /// found it so), is not the manifest's to judge: it stays, reported as ignored, and the next id moves past it, so
+    /// that no id is handed out twice. It is recorded as kept, so that no later open deletes it either, unless it is
+    /// no longer than a shard header: that holds no block (a roll a crash cut short), and once the next id past it is
+    /// saved, a later open deletes it like any such leftover. Nor is anything
     /// deleted when the manifest was not authenticated (an encrypted store's format-1 manifest, which has no MAC):
     /// open never deletes data to make itself succeed on a list nobody vouched for, so unlisted files stay, reported as
     /// ignored.
@@ -184,6 +186,7 @@ internal sealed partial class ShardChain
         var kept = _entry.KeptShards?.ToHashSet() ?? [];
         var handedOut = _entry.NextShardId;
         var found = new HashSet<uint>();
+        var holding = new HashSet<uint>();
         foreach (var name in _storage.List())
         {
             if (!StoreFileNames.TryParseShard(name, out var collectionId, out var id) || collectionId != _collectionId)
@@ -194,6 +197,11 @@ internal sealed partial class ShardChain
             if (id >= handedOut || kept.Contains(id))
             {
                 found.Add(id);
+                using var file = _storage.OpenRead(name);
+                if (file.Length > ShardHeader.Size)
+                {
+                    holding.Add(id);
+                }
             }
             else if ((!listed.Contains(id) || StoreFileNames.IsCompacting(name)) && !_manifest.IsUnauthenticated)
             {
@@ -202,9 +210,9 @@ internal sealed partial class ShardChain
             }
         }
 
-        if (!found.SetEquals(kept))
+        if (found.Count > 0 || kept.Count > 0)
         {
-            _manifest.KeepShards(_collectionId, found);
+            _manifest.KeepShards(_collectionId, holding, found.Count == 0 ? null : found.Max());
             Refresh();
         }
     }
