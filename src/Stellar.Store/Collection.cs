@@ -21,8 +21,8 @@ namespace Stellar.Store;
 /// key on update) fails its task and stores nothing. A write whose outcome is uncertain (a storage failure) fails
 /// with <see cref="StoreFaultedException"/>, never succeeds silently.</para>
 /// <para>Values are serialized when the write is called, and the store keeps its own instance decoded from those
-/// bytes, never the caller's object: changing the object afterwards changes nothing that is stored, read or
-/// compacted. Reads return the instance the store holds, shared by every reader, unless
+/// bytes, never the caller's object (nor the caller's key object, unless its type cannot change): changing the object
+/// afterwards changes nothing that is stored, read, found or compacted. Reads return the instance the store holds, shared by every reader, unless
 /// <see cref="StoreOptions.CopyOnRead"/> is set: treat returned values as immutable, or turn that option on.</para>
 /// <para>A collection of a read-only store (<see cref="StellarStore.OpenReadOnlyAsync"/>) refuses, with
 /// <see cref="InvalidOperationException"/>, every call that would write or remove anything: inserts, updates, upserts,

@@ -97,20 +97,25 @@ internal sealed class RecordSerializer
     /// two such keys could become one record. Costs nothing for numbers and Guids, one scan of a text, and a decode for a
     /// key of any other type (or one a formatter of the user writes).
     /// </summary>
+    /// <returns>
+    /// The key for the store to keep: <paramref name="key"/> itself when its type cannot change (numbers, Guids, text),
+    /// else the copy decoded from <paramref name="bytes"/>, so that a caller who changes its key object afterwards
+    /// cannot move the record in the map.
+    /// </returns>
     /// <exception cref="ArgumentException">The key would read back as another; nothing was stored.</exception>
-    public void EnsureKeyReadsBack<T>(T key, ReadOnlyMemory<byte> bytes, string paramName)
+    public T EnsureKeyReadsBack<T>(T key, ReadOnlyMemory<byte> bytes, string paramName)
     {
         switch (KeyCheck<T>())
         {
             case KeyReadBack.Always:
-                return;
+                return key;
             case KeyReadBack.Inspected:
                 if (ReadBack.WhyNot(key) is { } why)
                 {
                     throw new ArgumentException($"The key '{key}' cannot be stored: {why}, another key, so its record could not be found under it after a reopen. Nothing was stored.", paramName);
                 }
 
-                return;
+                return key;
             default:
                 var back = MessagePackSerializer.Deserialize<T>(bytes, Options);
                 if (!EqualityComparer<T>.Default.Equals(key, back))
@@ -120,7 +125,7 @@ internal sealed class RecordSerializer
                         paramName);
                 }
 
-                return;
+                return back;
         }
     }
 

@@ -9,7 +9,7 @@ namespace Stellar.Store.Engine;
 /// One write, already encoded as a record on the caller's thread: serialization runs in parallel on the callers'
 /// cores, a value that cannot be serialized (or read back) fails at the call, and later changes to the caller's object
 /// cannot change what is written, read or compacted: <see cref="Value"/> is decoded from the record's bytes, not the
-/// caller's object. The record bytes live in a pooled buffer.
+/// caller's object, and so is <see cref="Key"/> unless its type cannot change. The record bytes live in a pooled buffer.
 /// </summary>
 /// <remarks>
 /// One owner returns the buffer: the code that created the write until it hands the write to the collection's
@@ -91,7 +91,7 @@ internal sealed class SingleWrite<TKey, TValue> : CollectionWrite<TKey, TValue>
         }
 
         serializer.EnsureReadable(scratch.WrittenMemory[..keyLength], nameof(key));
-        serializer.EnsureKeyReadsBack(key, scratch.WrittenMemory[..keyLength], nameof(key));
+        key = serializer.EnsureKeyReadsBack(key, scratch.WrittenMemory[..keyLength], nameof(key));
         serializer.EnsureReadable(scratch.WrittenMemory[keyLength..], nameof(value));
         if (kind != WriteKind.Delete)
         {

@@ -86,6 +86,30 @@ public sealed class WrittenValueIsolationTests : IDisposable
     }
 
     [Fact]
+    public async Task Reads_AfterTheCallerChangesTheKeyObjectOfAWrite_FindTheRecordUnderTheKeyWritten()
+    {
+        await using (var store = await StellarStore.OpenAsync(_dir.Path))
+        {
+            var slots = store.GetCollection<SlotKey, Slot>("slots", s => s.Key);
+            var slot = new Slot { Key = new SlotKey { Zone = "north", Slot = 1 }, Item = "sword" };
+            await slots.UpsertAsync(slot);
+
+            // The game moves its object to another slot without writing it.
+            slot.Key.Slot = 2;
+
+            Assert.Equal("sword", slots.Get(new SlotKey { Zone = "north", Slot = 1 })?.Item);
+            Assert.Null(slots.Get(new SlotKey { Zone = "north", Slot = 2 }));
+            Assert.True(await slots.DeleteAsync(new SlotKey { Zone = "north", Slot = 1 }));
+            Assert.Equal(0, slots.Count);
+        }
+
+        await using (var store = await StellarStore.OpenAsync(_dir.Path))
+        {
+            Assert.Equal(0, store.GetCollection<SlotKey, Slot>("slots", s => s.Key).Count);
+        }
+    }
+
+    [Fact]
     public async Task Writes_WhenAValueDoesNotReadBack_AreRefusedAndStoreNothing()
     {
         var options = new StoreOptions { Serializer = UnreadablePlayerFormatter.Options };
