@@ -376,6 +376,10 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     /// Storage failed while the records were copied, before anything was swapped in: the collection is unchanged
     /// and stays usable, and the partial output is removed (now or at the next open).
     /// </exception>
+    /// <exception cref="CorruptBlockException">
+    /// A block the copy had to read from disk (one holding a large value) is damaged: nothing was swapped in, the
+    /// collection is unchanged and stays usable, and a read of that value throws the same.
+    /// </exception>
     /// <exception cref="StoreFaultedException">
     /// The manifest replace that swaps the output in failed, and its outcome cannot be known: it
     /// may have taken effect, so nothing is undone and no file of either side is deleted. The collection is faulted

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.Runtime.ExceptionServices;
 using Stellar.Store.Codecs;
 using Stellar.Store.Format;
 using Stellar.Store.Shards;
@@ -152,10 +153,19 @@ internal sealed class CompactionCopier<TKey, TValue>
         try
         {
             // One core fewer than a group's encode may take: the writes go on meanwhile, and their completions need the pool.
-            Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = Math.Max(1, _parallelism - 1), CancellationToken = cancellationToken }, b =>
+            try
             {
-                encoded[b] = EncodeBlock(shardId, salt, firstSequence + (ulong)b + 1, live, blocks[b], valueOffsets);
-            });
+                Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = Math.Max(1, _parallelism - 1), CancellationToken = cancellationToken }, b =>
+                {
+                    encoded[b] = EncodeBlock(shardId, salt, firstSequence + (ulong)b + 1, live, blocks[b], valueOffsets);
+                });
+            }
+            catch (AggregateException e) when (e.InnerExceptions.Count > 0)
+            {
+                // The caller is promised what failed (a damaged block of a large value, storage failing to read it), with
+                // its file and offset, not the parallel loop's wrapper.
+                ExceptionDispatchInfo.Throw(e.InnerExceptions.FirstOrDefault(x => x is not OperationCanceledException) ?? e.InnerExceptions[0]);
+            }
 
             var offsets = _chain.WriteOutput(shardId, encoded, cancellationToken, out var sealedLength);
             for (var b = 0; b < blocks.Count; b++)

@@ -130,4 +130,30 @@ public sealed class LargeValueTests : IDisposable
         var e = Assert.Throws<CorruptBlockException>(() => chunks.Get("chunk-1"));
         Assert.Equal(shard, e.Path);
     }
+
+    [Fact]
+    public async Task CompactAsync_WhenALargeValuesBlockIsDamagedAfterOpen_ThrowsCorruptBlockAndKeepsTheCollection()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var chunks = Chunks(store);
+        for (var i = 0; i < 20; i++)
+        {
+            await chunks.UpsertAsync(new Chunk { Id = $"small-{i}", Voxels = new byte[100] });
+        }
+
+        await chunks.DeleteAsync("small-0");
+        await chunks.UpsertAsync(MakeChunk(1, 1));
+        await store.FlushAsync();
+        var shard = Directory.GetFiles(_dir.Path, "*.shard").Single();
+        ShardFiles.Damage(shard, fromEnd: 100);
+
+        // The large value is copied from its block, read in the compaction's parallel encode: its damage is the caller's
+        // CorruptBlockException naming the file, as a read's is, not the parallel loop's wrapper.
+        var e = await Assert.ThrowsAsync<CorruptBlockException>(() => chunks.CompactAsync());
+        Assert.Equal(shard, e.Path);
+        Assert.Equal(0, chunks.Statistics.Compactions);
+        Assert.Equal(new byte[100], chunks.Get("small-7")!.Voxels);
+        await chunks.UpsertAsync(new Chunk { Id = "after", Voxels = new byte[10] });
+        Assert.Equal(new byte[10], chunks.Get("after")!.Voxels);
+    }
 }
