@@ -175,7 +175,8 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// <summary>
     /// The collection <paramref name="name"/> of <typeparamref name="TValue"/> keyed by
     /// <paramref name="keySelector"/>, created on first use and loaded from disk (decoded in parallel) on the first
-    /// call after open. Calling it again with the same name returns the same collection.
+    /// call after open. Calling it again with the same name returns the same collection, which keeps the key selector
+    /// of its first call: a later call's selector is not used (keys are the records' identity, so a collection has one).
     /// </summary>
     /// <remarks>
     /// The load runs on the calling thread, outside the store's lock: other collections, <see cref="FlushAsync"/>,
