@@ -20,25 +20,7 @@ public sealed class RolledBackManifestTests : IDisposable
     {
         var options = Options(encrypted);
         var manifestPath = Path.Combine(_dir.Path, StoreFileNames.Manifest);
-        byte[] older;
-        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
-        {
-            var (a, b) = (store.GetCollection<int, UnitItem>("a", x => x.Id), store.GetCollection<int, UnitItem>("b", x => x.Id));
-            await store.WriteAsync(tx =>
-            {
-                tx.In(a).Upsert(new UnitItem(1, 100, "sword"));
-                tx.In(b).Upsert(new UnitItem(1, 0, "empty"));
-            });
-            older = File.ReadAllBytes(manifestPath);
-            await RollToANewShardAsync(a);
-
-            // Its part in a lands in the shard the older manifest never handed out; b's in a shard it lists.
-            await store.WriteAsync(tx =>
-            {
-                tx.In(a).Delete(1);
-                tx.In(b).Upsert(new UnitItem(1, 100, "sword"));
-            });
-        }
+        var older = await MoveTheSwordAcrossANewShardAsync(options);
 
         File.WriteAllBytes(manifestPath, older);
         await using var reopened = await StellarStore.OpenAsync(_dir.Path, options);
@@ -144,23 +126,7 @@ public sealed class RolledBackManifestTests : IDisposable
     {
         var options = Options(encrypted);
         var manifestPath = Path.Combine(_dir.Path, StoreFileNames.Manifest);
-        byte[] older;
-        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
-        {
-            var (a, b) = (store.GetCollection<int, UnitItem>("a", x => x.Id), store.GetCollection<int, UnitItem>("b", x => x.Id));
-            await store.WriteAsync(tx =>
-            {
-                tx.In(a).Upsert(new UnitItem(1, 100, "sword"));
-                tx.In(b).Upsert(new UnitItem(1, 0, "empty"));
-            });
-            older = File.ReadAllBytes(manifestPath);
-            await RollToANewShardAsync(a);
-            await store.WriteAsync(tx =>
-            {
-                tx.In(a).Delete(1);
-                tx.In(b).Upsert(new UnitItem(1, 100, "sword"));
-            });
-        }
+        var older = await MoveTheSwordAcrossANewShardAsync(options);
 
         // An open with the manifest that lists the part's shard settles the round as committed, for good.
         await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
@@ -192,6 +158,30 @@ public sealed class RolledBackManifestTests : IDisposable
         MaxShardBytes = 64 * 1024,
         CompactionThreshold = 0,
     };
+
+    /// <summary>
+    /// A unit puts a sword in a and an empty slot in b; the manifest is copied; a rolls to a new shard; a second unit
+    /// moves the sword from a to b, its part in a landing in the shard the copy never handed out and b's in one it lists.
+    /// Returns the copy.
+    /// </summary>
+    private async Task<byte[]> MoveTheSwordAcrossANewShardAsync(StoreOptions options)
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path, options);
+        var (a, b) = (store.GetCollection<int, UnitItem>("a", x => x.Id), store.GetCollection<int, UnitItem>("b", x => x.Id));
+        await store.WriteAsync(tx =>
+        {
+            tx.In(a).Upsert(new UnitItem(1, 100, "sword"));
+            tx.In(b).Upsert(new UnitItem(1, 0, "empty"));
+        });
+        var older = File.ReadAllBytes(Path.Combine(_dir.Path, StoreFileNames.Manifest));
+        await RollToANewShardAsync(a);
+        await store.WriteAsync(tx =>
+        {
+            tx.In(a).Delete(1);
+            tx.In(b).Upsert(new UnitItem(1, 100, "sword"));
+        });
+        return older;
+    }
 
     /// <summary>Writes to <paramref name="collection"/> alone until it rolls to its second shard.</summary>
     private static async Task RollToANewShardAsync(Collection<int, UnitItem> collection)
