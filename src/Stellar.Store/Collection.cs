@@ -177,7 +177,11 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     public Task UpsertAsync(TValue value, CancellationToken cancellationToken = default) =>
         SubmitValueAsync(WriteKind.Upsert, value, cancellationToken);
 
-    /// <summary>Deletes <paramref name="key"/>; completes with whether it existed. Deleting a missing key writes nothing.</summary>
+    /// <summary>
+    /// Deletes <paramref name="key"/>; completes with whether it existed (a record that has expired does not). Deleting
+    /// a key that is not stored writes nothing; an expired record is still stored until the writer removes it, so
+    /// deleting it writes its delete record (see <see cref="RemoveExpiredAsync"/>).
+    /// </summary>
     public async Task<bool> DeleteAsync(TKey key, CancellationToken cancellationToken = default)
     {
         cancellationToken.ThrowIfCancellationRequested();
