@@ -22,14 +22,14 @@ namespace Stellar.Store.Persistence;
 /// <para>An event Akka cannot serialize, or a batch the store refuses before storing anything (larger than one
 /// block, an event already stored at that sequence number), is rejected (<c>WriteMessageRejected</c>): nothing of that
 /// <c>AtomicWrite</c> is stored, and the actor goes on. A write whose outcome is uncertain (an I/O error, the store
-/// closing) fails the whole call (<c>WriteMessageFailure</c>), and is never undone.</para>
+/// closing) fails the whole call (<c>WriteMessageFailure</c>), and is never undone; after a storage fault the store is
+/// reopened for the calls that follow, as a restart would find it (see docs/persistence.md).</para>
 /// <para>Thread safety: an actor; Akka.Persistence calls it.</para>
 /// </remarks>
 public sealed class StellarJournal : AsyncWriteJournal
 {
     private readonly PluginSettings _settings;
     private Task<StoreLease>? _lease;
-    private Task<EventLog>? _log;
 
     /// <summary>Made by Akka.Persistence with the plugin's configuration block.</summary>
     /// <exception cref="ConfigurationException">A setting is missing or wrong; the message names it.</exception>
@@ -47,8 +47,6 @@ public sealed class StellarJournal : AsyncWriteJournal
     {
         base.PreStart();
         _lease = SharedStores.AcquireAsync(Context.System, _settings, StellarPersistence.JournalPluginId);
-        var collection = _settings.Collection;
-        _log = _lease.ContinueWith(t => t.Result.Store.EventsAsync(collection), TaskScheduler.Default).Unwrap();
     }
 
     /// <inheritdoc />
@@ -62,19 +60,15 @@ public sealed class StellarJournal : AsyncWriteJournal
     public override async Task ReplayMessagesAsync(IActorContext context, string persistenceId, long fromSequenceNr, long toSequenceNr, long max, Action<IPersistentRepresentation> recoveryCallback)
     {
         ArgumentNullException.ThrowIfNull(recoveryCallback);
-        var log = await Log().ConfigureAwait(false);
         var system = context.System;
 
         // Off the journal's own turn: a long replay must not hold up other actors' writes.
-        await Task.Run(() => log.Replay(persistenceId, fromSequenceNr, toSequenceNr, max, record => recoveryCallback(ToRepresentation(system, record)))).ConfigureAwait(false);
+        await UseLogAsync(log => Task.Run(() => log.Replay(persistenceId, fromSequenceNr, toSequenceNr, max, record => recoveryCallback(ToRepresentation(system, record))))).ConfigureAwait(false);
     }
 
     /// <inheritdoc />
-    public override async Task<long> ReadHighestSequenceNrAsync(string persistenceId, long fromSequenceNr, CancellationToken cancellationToken)
-    {
-        var log = await Log().ConfigureAwait(false);
-        return log.HighestSequenceNr(persistenceId);
-    }
+    public override Task<long> ReadHighestSequenceNrAsync(string persistenceId, long fromSequenceNr, CancellationToken cancellationToken) =>
+        UseLogAsync(log => Task.FromResult(log.HighestSequenceNr(persistenceId)));
 
     /// <inheritdoc />
     protected override async Task<IImmutableList<Exception?>> WriteMessagesAsync(IEnumerable<AtomicWrite> messages, CancellationToken cancellationToken)
@@ -82,17 +76,13 @@ public sealed class StellarJournal : AsyncWriteJournal
         ArgumentNullException.ThrowIfNull(messages);
         var system = Context.System;
         var drafts = messages.Select(write => Draft(system, write)).ToList();
-        var log = await Log().ConfigureAwait(false);
-        var outcomes = await log.WriteAsync(drafts).ConfigureAwait(false);
+        var outcomes = await UseLogAsync(log => log.WriteAsync(drafts)).ConfigureAwait(false);
         return outcomes.Any(o => o is not null) ? outcomes.ToImmutableList() : null!;
     }
 
     /// <inheritdoc />
-    protected override async Task DeleteMessagesToAsync(string persistenceId, long toSequenceNr, CancellationToken cancellationToken)
-    {
-        var log = await Log().ConfigureAwait(false);
-        await log.DeleteToAsync(persistenceId, toSequenceNr).ConfigureAwait(false);
-    }
+    protected override Task DeleteMessagesToAsync(string persistenceId, long toSequenceNr, CancellationToken cancellationToken) =>
+        UseLogAsync(log => log.DeleteToAsync(persistenceId, toSequenceNr));
 
     /// <summary>An event as Akka.Persistence replays it: the payload deserialized, the sender not kept.</summary>
     internal static Persistent ToRepresentation(ActorSystem system, JournalRecord record)
@@ -145,5 +135,18 @@ public sealed class StellarJournal : AsyncWriteJournal
         };
     }
 
-    private Task<EventLog> Log() => _log ?? throw new InvalidOperationException("The journal has not started.");
+    /// <summary>Runs <paramref name="use"/> on the events of the store as it is open now; a fault reopens the store for the calls after (see <see cref="StoreSlot"/>).</summary>
+    private async Task UseLogAsync(Func<EventLog, Task> use) => await UseLogAsync(async log =>
+    {
+        await use(log).ConfigureAwait(false);
+        return true;
+    }).ConfigureAwait(false);
+
+    /// <inheritdoc cref="UseLogAsync(Func{EventLog, Task})"/>
+    private async Task<T> UseLogAsync<T>(Func<EventLog, Task<T>> use)
+    {
+        var lease = await (_lease ?? throw new InvalidOperationException("The journal has not started.")).ConfigureAwait(false);
+        var collection = _settings.Collection;
+        return await lease.UseAsync(async store => await use(await store.EventsAsync(collection).ConfigureAwait(false)).ConfigureAwait(false)).ConfigureAwait(false);
+    }
 }

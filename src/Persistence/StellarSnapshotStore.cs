@@ -15,7 +15,8 @@ namespace Stellar.Store.Persistence;
 /// <remarks>
 /// <para>What is durable when a save is acknowledged (<c>SaveSnapshotSuccess</c>): the store's <see cref="Durability"/>,
 /// from the plugin's <c>durability</c> setting, as for the journal. Snapshots larger than the store's
-/// <c>LargeValueThreshold</c> are not kept in memory; a load reads them from disk.</para>
+/// <c>LargeValueThreshold</c> are not kept in memory; a load reads them from disk. After a storage fault the store is
+/// reopened for the calls that follow, as for the journal (see docs/persistence.md).</para>
 /// <para>Thread safety: an actor; Akka.Persistence calls it.</para>
 /// </remarks>
 public sealed class StellarSnapshotStore : SnapshotStore
@@ -28,7 +29,6 @@ public sealed class StellarSnapshotStore : SnapshotStore
     /// </summary>
     private readonly ActorSystem _system;
     private Task<StoreLease>? _lease;
-    private Task<SnapshotLog>? _log;
 
     /// <summary>Made by Akka.Persistence with the plugin's configuration block.</summary>
     /// <exception cref="ConfigurationException">A setting is missing or wrong; the message names it.</exception>
@@ -47,8 +47,6 @@ public sealed class StellarSnapshotStore : SnapshotStore
     {
         base.PreStart();
         _lease = SharedStores.AcquireAsync(Context.System, _settings, StellarPersistence.SnapshotStorePluginId);
-        var collection = _settings.Collection;
-        _log = _lease.ContinueWith(t => t.Result.Store.SnapshotsAsync(collection), TaskScheduler.Default).Unwrap();
     }
 
     /// <inheritdoc />
@@ -62,8 +60,7 @@ public sealed class StellarSnapshotStore : SnapshotStore
     protected override async Task<SelectedSnapshot?> LoadAsync(string persistenceId, SnapshotSelectionCriteria criteria, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(criteria);
-        var log = await Log().ConfigureAwait(false);
-        var selected = log.Select(persistenceId, criteria);
+        var selected = await UseLogAsync(log => Task.FromResult(log.Select(persistenceId, criteria))).ConfigureAwait(false);
         if (selected.Count == 0)
         {
             return null;
@@ -89,25 +86,35 @@ public sealed class StellarSnapshotStore : SnapshotStore
             SerializerManifest = manifest,
             Payload = bytes,
         };
-        var log = await Log().ConfigureAwait(false);
-        await log.SaveAsync(record).ConfigureAwait(false);
+        await UseLogAsync(log => log.SaveAsync(record)).ConfigureAwait(false);
     }
 
     /// <inheritdoc />
     protected override async Task DeleteAsync(SnapshotMetadata metadata, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(metadata);
-        var log = await Log().ConfigureAwait(false);
-        await log.DeleteAsync(metadata.PersistenceId, metadata.SequenceNr).ConfigureAwait(false);
+        await UseLogAsync(log => log.DeleteAsync(metadata.PersistenceId, metadata.SequenceNr)).ConfigureAwait(false);
     }
 
     /// <inheritdoc />
     protected override async Task DeleteAsync(string persistenceId, SnapshotSelectionCriteria criteria, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(criteria);
-        var log = await Log().ConfigureAwait(false);
-        await log.DeleteAsync(persistenceId, criteria).ConfigureAwait(false);
+        await UseLogAsync(log => log.DeleteAsync(persistenceId, criteria)).ConfigureAwait(false);
     }
 
-    private Task<SnapshotLog> Log() => _log ?? throw new InvalidOperationException("The snapshot store has not started.");
+    /// <summary>Runs <paramref name="use"/> on the snapshots of the store as it is open now; a fault reopens the store for the calls after (see <see cref="StoreSlot"/>).</summary>
+    private async Task UseLogAsync(Func<SnapshotLog, Task> use) => await UseLogAsync(async log =>
+    {
+        await use(log).ConfigureAwait(false);
+        return true;
+    }).ConfigureAwait(false);
+
+    /// <inheritdoc cref="UseLogAsync(Func{SnapshotLog, Task})"/>
+    private async Task<T> UseLogAsync<T>(Func<SnapshotLog, Task<T>> use)
+    {
+        var lease = await (_lease ?? throw new InvalidOperationException("The snapshot store has not started.")).ConfigureAwait(false);
+        var collection = _settings.Collection;
+        return await lease.UseAsync(async store => await use(await store.SnapshotsAsync(collection).ConfigureAwait(false)).ConfigureAwait(false)).ConfigureAwait(false);
+    }
 }

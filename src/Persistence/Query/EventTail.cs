@@ -6,8 +6,8 @@ namespace Stellar.Store.Persistence.Query;
 /// <summary>
 /// The events committed to a journal from the moment it is started, from the collection's change feed: a live
 /// query starts one, then reads what was stored before from the log, then follows the tail, skipping what it already
-/// delivered, so that no event committed in between is missed. A tail that a compaction left behind ends (see
-/// <see cref="NextAsync"/>), and the query does the same again from where it was.
+/// delivered, so that no event committed in between is missed. A tail that a compaction left behind ends, as does one
+/// whose store closed (see <see cref="NextAsync"/>), and the query does the same again from where it was.
 /// </summary>
 /// <remarks>Thread safety: one query reads it, one call at a time.</remarks>
 internal sealed class EventTail : IAsyncDisposable
@@ -30,8 +30,9 @@ internal sealed class EventTail : IAsyncDisposable
 
     /// <summary>
     /// The next event committed (a put of an event, not of a marker and not a delete); waits for one. Null when a
-    /// compaction replaced the blocks the tail had still to read (a consumer that fell far behind): the query then starts
-    /// a new tail and reads what it missed from the log, as at its start.
+    /// compaction replaced the blocks the tail had still to read (a consumer that fell far behind), or when the store
+    /// closed: the query then starts a new tail and reads what it missed from the log, as at its start, on the store as it
+    /// is open now (reopened after a fault, see <see cref="StoreSlot"/>), and fails if the store was closed for good.
     /// </summary>
     public async Task<JournalRecord?> NextAsync()
     {
@@ -42,6 +43,10 @@ internal sealed class EventTail : IAsyncDisposable
                 await _next.ConfigureAwait(false);
             }
             catch (ChangeFeedPositionUnavailableException)
+            {
+                return null;
+            }
+            catch (ObjectDisposedException)
             {
                 return null;
             }

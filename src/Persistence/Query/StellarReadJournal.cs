@@ -23,7 +23,8 @@ namespace Stellar.Store.Persistence.Query;
 /// repeats nothing. Only events whose writes completed are delivered; deleted events are not.</para>
 /// <para>Events are deserialized with Akka's serialization, as the journal replays them; read event adapters are not
 /// applied. The store is opened (or shared with the journal, when it has it open) at the first query, and released when
-/// the actor system terminates.</para>
+/// the actor system terminates. A live query follows the store when the plugins reopen it after a storage fault (see
+/// docs/persistence.md), delivering every event once, in order.</para>
 /// <para>Thread safety: every member may be called from any thread; each materialized stream is independent.</para>
 /// </remarks>
 public sealed class StellarReadJournal : IReadJournal,
@@ -37,7 +38,7 @@ public sealed class StellarReadJournal : IReadJournal,
     private readonly ExtendedActorSystem _system;
     private readonly PluginSettings _settings;
     private readonly int _bufferSize;
-    private readonly Lazy<Task<EventLog>> _log;
+    private readonly Lazy<Task<StoreLease>> _lease;
 
     /// <summary>Made by <see cref="StellarReadJournalProvider"/> with the read journal's configuration block.</summary>
     /// <exception cref="ConfigurationException">The journal it names is not configured, or its settings are wrong.</exception>
@@ -54,7 +55,7 @@ public sealed class StellarReadJournal : IReadJournal,
         _system = system;
         _settings = PluginSettings.From(journalConfig.WithFallback(defaults.GetConfig(StellarPersistence.JournalPluginId)), writePlugin);
         _bufferSize = Math.Max(1, config.GetInt("max-buffer-size", 100));
-        _log = new Lazy<Task<EventLog>>(OpenAsync);
+        _lease = new Lazy<Task<StoreLease>>(AcquireAsync);
     }
 
     /// <inheritdoc />
@@ -94,10 +95,10 @@ public sealed class StellarReadJournal : IReadJournal,
 
     private async IAsyncEnumerable<EventEnvelope> ByPersistenceIdAsync(string persistenceId, long from, long to, bool live, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
-        var log = await _log.Value.ConfigureAwait(false);
         var next = Math.Max(from, 1);
         while (true)
         {
+            var log = await LogAsync().ConfigureAwait(false);
             await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
             var end = live ? to : Math.Min(to, log.HighestSequenceNr(persistenceId));
             foreach (var record in log.Read(persistenceId, next, end))
@@ -129,10 +130,10 @@ public sealed class StellarReadJournal : IReadJournal,
 
     private async IAsyncEnumerable<string> PersistenceIdsAsync(bool live, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
-        var log = await _log.Value.ConfigureAwait(false);
         var seen = new HashSet<string>(StringComparer.Ordinal);
         while (true)
         {
+            var log = await LogAsync().ConfigureAwait(false);
             await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
             foreach (var id in log.PersistenceIds)
             {
@@ -159,10 +160,10 @@ public sealed class StellarReadJournal : IReadJournal,
 
     private async IAsyncEnumerable<EventEnvelope> ByTagAsync(string tag, long after, bool live, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
-        var log = await _log.Value.ConfigureAwait(false);
         var last = after;
         while (true)
         {
+            var log = await LogAsync().ConfigureAwait(false);
             await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
             var upTo = log.LastOrdering;
             while (true)
@@ -202,10 +203,18 @@ public sealed class StellarReadJournal : IReadJournal,
         return new EventEnvelope(new Sequence(record.Ordering), record.PersistenceId, record.SequenceNr, payload, record.Timestamp, [.. record.Tags]);
     }
 
-    private async Task<EventLog> OpenAsync()
+    /// <summary>The events of the store as it is open now (reopened after a fault, see <see cref="StoreSlot"/>).</summary>
+    private async Task<EventLog> LogAsync()
+    {
+        var lease = await _lease.Value.ConfigureAwait(false);
+        var store = await lease.StoreAsync().ConfigureAwait(false);
+        return await store.EventsAsync(_settings.Collection).ConfigureAwait(false);
+    }
+
+    private async Task<StoreLease> AcquireAsync()
     {
         var lease = await SharedStores.AcquireAsync(_system, _settings, Identifier).ConfigureAwait(false);
         _system.RegisterOnTermination(() => lease.DisposeAsync().AsTask().GetAwaiter().GetResult());
-        return await lease.Store.EventsAsync(_settings.Collection).ConfigureAwait(false);
+        return lease;
     }
 }

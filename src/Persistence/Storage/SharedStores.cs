@@ -15,61 +15,51 @@ namespace Stellar.Store.Persistence.Storage;
 internal static class SharedStores
 {
     private static readonly object Gate = new();
-    private static readonly Dictionary<(ActorSystem System, string Path), Entry> Open = [];
+    private static readonly Dictionary<(ActorSystem System, string Path), StoreSlot> Open = [];
 
-    /// <summary>Takes a share of the store <paramref name="settings"/> name in <paramref name="system"/>, opening it if no plugin has.</summary>
-    /// <exception cref="ConfigurationException">The store is open with other durability, compression or encryption settings.</exception>
-    public static async Task<StoreLease> AcquireAsync(ActorSystem system, PluginSettings settings, string pluginId)
+    /// <summary>
+    /// Takes a share of the store <paramref name="settings"/> name in <paramref name="system"/>, opening it if no plugin
+    /// has. The lease comes before the open ends: an open that fails fails the calls that wait for it, and the next call
+    /// tries again (see <see cref="StoreSlot"/>).
+    /// </summary>
+    /// <returns>The lease; a task faulted with <see cref="ConfigurationException"/> when the store is open with other durability, compression or encryption settings.</returns>
+    public static Task<StoreLease> AcquireAsync(ActorSystem system, PluginSettings settings, string pluginId)
     {
-        Entry entry;
         lock (Gate)
         {
-            if (Open.TryGetValue((system, settings.Path), out var existing))
+            if (Open.TryGetValue((system, settings.Path), out var slot))
             {
-                if (!existing.Settings.OpensSameStoreAs(settings))
+                if (!slot.Settings.OpensSameStoreAs(settings))
                 {
-                    throw new ConfigurationException(
-                        $"{pluginId} names the store at '{settings.Path}', which {existing.PluginId} opened with other durability, compression or encryption settings; give both the same settings or different paths.");
+                    return Task.FromException<StoreLease>(new ConfigurationException(
+                        $"{pluginId} names the store at '{settings.Path}', which {slot.PluginId} opened with other durability, compression or encryption settings; give both the same settings or different paths."));
                 }
 
-                existing.References++;
-                entry = existing;
+                slot.References++;
             }
             else
             {
-                entry = new Entry(settings, pluginId, OpenAsync(system, settings));
-                Open.Add((system, settings.Path), entry);
+                slot = new StoreSlot(settings, pluginId, () => OpenAsync(system, settings), system.Log);
+                Open.Add((system, settings.Path), slot);
             }
-        }
 
-        try
-        {
-            var store = await entry.Opening.ConfigureAwait(false);
-            return new StoreLease(store, () => ReleaseAsync(system, settings.Path, entry));
-        }
-        catch
-        {
-            await ReleaseAsync(system, settings.Path, entry).ConfigureAwait(false);
-            throw;
+            return Task.FromResult(new StoreLease(slot, () => ReleaseAsync(system, settings.Path, slot)));
         }
     }
 
-    private static async Task ReleaseAsync(ActorSystem system, string path, Entry entry)
+    private static Task ReleaseAsync(ActorSystem system, string path, StoreSlot slot)
     {
         lock (Gate)
         {
-            if (--entry.References > 0)
+            if (--slot.References > 0)
             {
-                return;
+                return Task.CompletedTask;
             }
 
             Open.Remove((system, path));
         }
 
-        if (entry.Opening.IsCompletedSuccessfully)
-        {
-            await entry.Opening.Result.DisposeAsync().ConfigureAwait(false);
-        }
+        return slot.CloseAsync();
     }
 
     private static async Task<SharedStore> OpenAsync(ActorSystem system, PluginSettings settings)
@@ -86,17 +76,5 @@ internal static class SharedStores
         };
         var store = await StellarStore.OpenAsync(settings.Path, options).ConfigureAwait(false);
         return new SharedStore(store);
-    }
-
-    private sealed class Entry(PluginSettings settings, string pluginId, Task<SharedStore> opening)
-    {
-        public PluginSettings Settings { get; } = settings;
-
-        public string PluginId { get; } = pluginId;
-
-        public Task<SharedStore> Opening { get; } = opening;
-
-        /// <summary>Leases given and not yet released (under <see cref="Gate"/>).</summary>
-        public int References { get; set; } = 1;
     }
 }

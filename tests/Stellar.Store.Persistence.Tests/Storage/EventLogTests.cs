@@ -18,7 +18,7 @@ public sealed class EventLogTests : IAsyncLifetime
     {
         await using (var lease = await AcquireAsync())
         {
-            var log = await lease.Store.EventsAsync("akka-journal");
+            var log = await (await lease.StoreAsync()).EventsAsync("akka-journal");
             await WriteEventsAsync(log, "p", 10);
 
             // What a crash leaves when a delete's first batch (the marker) is on disk and its later batches are not.
@@ -29,7 +29,7 @@ public sealed class EventLogTests : IAsyncLifetime
 
         await using (var lease = await AcquireAsync())
         {
-            var log = await lease.Store.EventsAsync("akka-journal");
+            var log = await (await lease.StoreAsync()).EventsAsync("akka-journal");
             Assert.Equal([7L, 8L, 9L, 10L], log.Read("p", 0, long.MaxValue).Select(r => r.SequenceNr));
             Assert.Equal(10, log.HighestSequenceNr("p"));
 
@@ -45,7 +45,7 @@ public sealed class EventLogTests : IAsyncLifetime
     public async Task WriteAsync_FromManyWritersAtOnce_GivesOrderingsThatRiseInCommitOrder()
     {
         await using var lease = await AcquireAsync();
-        var log = await lease.Store.EventsAsync("akka-journal");
+        var log = await (await lease.StoreAsync()).EventsAsync("akka-journal");
         await Task.WhenAll(Enumerable.Range(0, 16).Select(w => Task.Run(() => WriteEventsAsync(log, $"w{w}", 50))));
 
         // The change feed delivers in commit order: the orderings it shows must rise strictly, and be all distinct.

@@ -104,7 +104,7 @@ public sealed class LiveQueryCompactionTests(ITestOutputHelper output) : QuerySp
     {
         var settings = PluginSettings.From(Sys.Settings.Config.GetConfig("akka.persistence.journal.stellar"), "akka.persistence.journal.stellar");
         await using var lease = await SharedStores.AcquireAsync(Sys, settings, "test");
-        var log = await lease.Store.EventsAsync(settings.Collection);
+        var log = await (await lease.StoreAsync()).EventsAsync(settings.Collection);
         await log.Events.CompactAsync();
         Assert.True(log.Events.Statistics.Compactions > 0);
     }

@@ -1,14 +1,14 @@
 using System.Diagnostics;
 using System.Globalization;
 
-namespace Stellar.Store.Tests.Reliability;
+namespace Stellar.Store.Tests.Support;
 
 /// <summary>
 /// A small, size-limited file system mounted for one test (a tmpfs on Linux), so that a disk really fills up.
 /// Mounting needs Linux and the right to mount (root or CAP_SYS_ADMIN); <see cref="TryMount"/> says why when it
 /// cannot, and the test skips with that reason.
 /// </summary>
-internal sealed class SmallFileSystem : IDisposable
+public sealed class SmallFileSystem : IDisposable
 {
     private static readonly TimeSpan CommandTimeout = TimeSpan.FromSeconds(30);
 
@@ -36,6 +36,19 @@ internal sealed class SmallFileSystem : IDisposable
 
         reason = "";
         return new SmallFileSystem(path);
+    }
+
+    /// <summary>
+    /// Gives the file system <paramref name="bytes"/> of room, keeping what it holds (a player who freed disk space); throws
+    /// when the remount fails.
+    /// </summary>
+    public void Resize(long bytes)
+    {
+        var (exitCode, output) = Run("mount", "-o", string.Create(CultureInfo.InvariantCulture, $"remount,size={bytes}"), Path);
+        if (exitCode != 0)
+        {
+            throw new InvalidOperationException($"The tmpfs at '{Path}' could not be resized (mount exited with {exitCode}: {output.Trim()}).");
+        }
     }
 
     public void Dispose()

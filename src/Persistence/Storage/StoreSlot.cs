@@ -1,0 +1,120 @@
+using Akka.Event;
+
+namespace Stellar.Store.Persistence.Storage;
+
+/// <summary>
+/// The store at one directory that the plugins of one actor system share, across its opens: open until the last plugin
+/// lets go, and opened again when it faulted (a storage failure such as a full disk, after which the store refuses every
+/// write until it is reopened) or could not be opened, so that the plugins go on once the cause is gone rather than
+/// failing until the process restarts.
+/// </summary>
+/// <remarks>
+/// <para>A reopen recovers what the store's files hold, as a restart would: a write whose outcome was uncertain is kept or
+/// not as the disk has it, never undone. Operations still under way on the faulted store fail; the journal's and the
+/// snapshot store's next ones use the reopened store, and a live query of the read journal that read the faulted store
+/// fails its stream.</para>
+/// <para>Thread safety: every member may be called from any thread.</para>
+/// </remarks>
+internal sealed class StoreSlot
+{
+    private readonly object _gate = new();
+    private readonly Func<Task<SharedStore>> _open;
+    private readonly ILoggingAdapter _log;
+    private Task<SharedStore> _current;
+    private bool _closed;
+
+    /// <summary>A slot whose store <paramref name="open"/> opens (now, and again after a fault or a failed open).</summary>
+    public StoreSlot(PluginSettings settings, string pluginId, Func<Task<SharedStore>> open, ILoggingAdapter log)
+    {
+        Settings = settings;
+        PluginId = pluginId;
+        _open = open;
+        _log = log;
+        _current = open();
+    }
+
+    /// <summary>The settings the store was opened with.</summary>
+    public PluginSettings Settings { get; }
+
+    /// <summary>The plugin that opened the store first, for messages.</summary>
+    public string PluginId { get; }
+
+    /// <summary>Leases given and not yet released (under the lock of <see cref="SharedStores"/>).</summary>
+    public int References { get; set; } = 1;
+
+    /// <summary>
+    /// The open store: the one being opened or reopened, or a new open when the last one failed (so that a cause that
+    /// went away, a lock another process held, say, stops failing the plugins).
+    /// </summary>
+    /// <exception cref="ObjectDisposedException">The last plugin let go of the store.</exception>
+    public Task<SharedStore> CurrentAsync()
+    {
+        lock (_gate)
+        {
+            ObjectDisposedException.ThrowIf(_closed, this);
+            if (_current.IsFaulted || _current.IsCanceled)
+            {
+                _current = _open();
+            }
+
+            return _current;
+        }
+    }
+
+    /// <summary>
+    /// <paramref name="store"/> faulted (<paramref name="fault"/>): it is closed and the store opened again, once, however
+    /// many operations saw the fault. Nothing when the store was already replaced or the slot closed.
+    /// </summary>
+    public void Faulted(SharedStore store, StoreFaultedException fault)
+    {
+        lock (_gate)
+        {
+            if (_closed || !_current.IsCompletedSuccessfully || !ReferenceEquals(_current.Result, store))
+            {
+                return;
+            }
+
+            _log.Warning(fault, "The store at '{0}' faulted; the persistence plugins reopen it, recovering what its files hold.", Settings.Path);
+            _current = ReopenAsync(store);
+        }
+    }
+
+    /// <summary>Closes the store, once its open or reopen under way ended; later calls of <see cref="CurrentAsync"/> throw.</summary>
+    public async Task CloseAsync()
+    {
+        Task<SharedStore> current;
+        lock (_gate)
+        {
+            _closed = true;
+            current = _current;
+        }
+
+        SharedStore store;
+        try
+        {
+            store = await current.ConfigureAwait(false);
+        }
+        catch (Exception)
+        {
+            // An open that failed left nothing to close; its failure reached the plugins' calls.
+            return;
+        }
+
+        await store.DisposeAsync().ConfigureAwait(false);
+    }
+
+    private async Task<SharedStore> ReopenAsync(SharedStore faulted)
+    {
+        try
+        {
+            await faulted.DisposeAsync().ConfigureAwait(false);
+        }
+        catch (Exception e)
+        {
+            // The close of a faulted store may fail in turn; the open below then fails on its lock, and the next call tries again.
+            _log.Warning(e, "Closing the faulted store at '{0}' failed.", Settings.Path);
+        }
+
+        return await _open().ConfigureAwait(false);
+    }
+}
