@@ -151,10 +151,12 @@ internal sealed class UnitCoordinator : ReceiveActor
         }
 
         // Nothing was written: the parts that were staged are dropped, the rejected units fail, and the others go
-        // again, first in line, checked afresh against states without the rejected ones. A unit that only conflicted
-        // with an earlier unit of the round was not rejected: that unit may be rejected elsewhere and store nothing.
-        // It goes after the units that passed everywhere, which form the next round alone, so that each round makes
-        // progress (the first unit of a round never conflicts: no unit comes before it).
+        // again, first in line and in the order they were submitted, checked afresh against states without the rejected
+        // ones. A unit that only conflicted with an earlier unit of the round was not rejected: that unit may be rejected
+        // elsewhere and store nothing. The next round ends before the first unit that conflicted (it takes that unit
+        // alone when no unit comes before it), so that each round makes progress (the first unit of a round never
+        // conflicts: no unit comes before it) and no unit is ever stored before one submitted earlier: a later unit that
+        // passed may update a key the conflicting one updates too, and it must win.
         for (var i = 0; i < _round.Participants.Count; i++)
         {
             if (_round.Staged[i])
@@ -165,31 +167,29 @@ internal sealed class UnitCoordinator : ReceiveActor
 
         var done = _round;
         _round = null;
-        var passed = 0;
-        var conflicted = 0;
-        foreach (var conflicts in new[] { true, false })
+        var retried = 0;
+        var beforeConflict = -1;
+        for (var i = done.Units.Count - 1; i >= 0; i--)
         {
-            for (var i = done.Units.Count - 1; i >= 0; i--)
+            if (done.Rejection(i) is null)
             {
-                if (done.Rejection(i) is null && done.Conflicts(i) == conflicts)
+                _queued.AddFirst(done.Units[i]);
+                retried++;
+                if (done.Conflicts(i))
                 {
-                    _queued.AddFirst(done.Units[i]);
-                    if (conflicts)
-                    {
-                        conflicted++;
-                    }
-                    else
-                    {
-                        passed++;
-                    }
+                    beforeConflict = 0;
+                }
+                else if (beforeConflict >= 0)
+                {
+                    beforeConflict++;
                 }
             }
         }
 
-        Debug.Assert(passed + conflicted < done.Units.Count || (passed > 0 && conflicted > 0), "an aborted round fails a unit or drops the units that conflicted");
-        if (passed > 0 && conflicted > 0)
+        Debug.Assert(retried < done.Units.Count || beforeConflict >= 0, "an aborted round fails a unit or holds one that conflicted");
+        if (beforeConflict >= 0)
         {
-            _nextRoundSize = passed;
+            _nextRoundSize = Math.Max(1, beforeConflict);
         }
 
         for (var i = 0; i < done.Units.Count; i++)

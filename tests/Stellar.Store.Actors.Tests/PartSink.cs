@@ -3,7 +3,8 @@ using System.Collections.Concurrent;
 namespace Stellar.Store.Actors.Tests;
 
 /// <summary>
-/// A sink over a set of ints that takes rounds' parts: adding a key the set (or the group) holds is rejected. Its
+/// A sink over a set of ints that takes rounds' parts: adding a key the set (or the group) holds is rejected, and adding
+/// one that only an earlier unit of the same part adds is a <see cref="RoundConflictException"/>. Its
 /// commits can be held at a gate or made to fail, and it logs what it commits and publishes, in order.
 /// </summary>
 internal sealed class PartSink : ICommitSink<SetWrite, int>
@@ -59,9 +60,14 @@ internal sealed class PartSink : ICommitSink<SetWrite, int>
         var accepted = new List<int>();
         foreach (var (unit, keys) in write.Units!)
         {
-            if (keys.Any(k => Holds(k) || accepted.Contains(k)))
+            if (keys.Any(Holds))
             {
                 rejected.Add((unit, new InvalidOperationException($"unit {unit}: duplicate")));
+            }
+            else if (keys.Any(accepted.Contains))
+            {
+                // A duplicate only of an earlier unit of the part, which may yet be rejected elsewhere: a conflict, as the engine says.
+                rejected.Add((unit, new RoundConflictException(new InvalidOperationException($"unit {unit}: duplicate of an earlier unit"))));
             }
             else
             {

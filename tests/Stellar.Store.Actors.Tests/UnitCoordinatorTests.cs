@@ -39,6 +39,38 @@ public sealed class UnitCoordinatorTests : TestKit
     }
 
     [Fact]
+    public async Task Round_WhenAUnitConflictsWithARejectedOne_CommitsItBeforeTheUnitsSubmittedAfterIt()
+    {
+        var (sink1, p1) = Participant();
+        var (sink2, p2) = Participant();
+        var (sink3, p3) = Participant();
+        await p1.Writer.SubmitAsync(new SetWrite(5), CancellationToken.None);
+
+        // Round 1 is held in its write, so the next three units queue behind it and form round 2 together.
+        sink1.Gate = new TaskCompletionSource();
+        var first = Submit(new SetUnit((p1, [100]), (p2, [100])));
+        await AwaitConditionAsync(() => Task.FromResult(sink1.CommitsStarted > 0));
+
+        // The first is rejected (p1 holds 5); the second conflicts with it in p2 only (both add 7), so it is no rejection;
+        // the third passes everywhere. Issued in this order, the second must be stored before the third.
+        var rejected = Submit(new SetUnit((p1, [5]), (p2, [7])));
+        var conflicted = Submit(new SetUnit((p2, [7]), (p3, [10])));
+        var later = Submit(new SetUnit((p1, [11]), (p3, [11])));
+        sink1.Gate.SetResult();
+
+        await first.WaitAsync(Hang);
+        await Assert.ThrowsAsync<InvalidOperationException>(() => rejected.WaitAsync(Hang));
+        await conflicted.WaitAsync(Hang);
+        await later.WaitAsync(Hang);
+        Assert.Equal(new[] { 7, 100 }, sink2.Published.Order());
+
+        // Independent oracle: the order the units were submitted in. p3's commits name the keys in the order they were stored.
+        var stored = sink3.Log.Where(l => l.StartsWith("commit", StringComparison.Ordinal))
+            .SelectMany(l => l.Split(' ', ',').Where(w => int.TryParse(w, out _)).Select(int.Parse)).ToList();
+        Assert.Equal(new[] { 10, 11 }, stored);
+    }
+
+    [Fact]
     public async Task Round_WhenAPartFailsToWrite_FaultsEveryParticipantFailsTheUnitAndLaterDecisionsUseANewSession()
     {
         var (sink1, p1) = Participant();

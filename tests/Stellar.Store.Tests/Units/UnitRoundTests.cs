@@ -100,6 +100,59 @@ public sealed class UnitRoundTests : IDisposable
     }
 
     [Fact]
+    public async Task WriteAsync_WhenAUnitConflictsWithARejectedOneAndALaterUnitUpdatesTheSameRecord_TheLaterUnitWins()
+    {
+        var storage = new GatedStorage(_dir.Path);
+        await using var store = await StellarStore.OpenAsync(storage, new StoreOptions());
+        var a = store.GetCollection<int, Account>("a", x => x.Id);
+        var b = store.GetCollection<int, Account>("b", x => x.Id);
+        var c = store.GetCollection<int, Account>("c", x => x.Id);
+        await b.InsertAsync(new Account(5, 0));
+        await store.WriteAsync(tx =>
+        {
+            tx.In(b).Insert(new Account(6, 0));
+            tx.In(c).Insert(new Account(6, 0));
+        });
+
+        // A round in flight, stalled in its write: the next three units queue behind it and form one round.
+        storage.Shut();
+        var first = store.WriteAsync(tx =>
+        {
+            tx.In(b).Insert(new Account(100, 0));
+            tx.In(c).Insert(new Account(100, 0));
+        });
+        while (storage.Stalled == 0)
+        {
+            await Task.Delay(1);
+        }
+
+        // The first is rejected in b (key 5 exists); the second conflicts with it in a only (both insert key 1) and sets
+        // c's record 6 to 1; the third, issued last, sets it to 2. Issued in this order, the third's value is the one kept.
+        var rejected = store.WriteAsync(tx =>
+        {
+            tx.In(a).Insert(new Account(1, 1));
+            tx.In(b).Insert(new Account(5, 1));
+        });
+        var earlier = store.WriteAsync(tx =>
+        {
+            tx.In(a).Insert(new Account(1, 2));
+            tx.In(c).Update(new Account(6, 1));
+        });
+        var later = store.WriteAsync(tx =>
+        {
+            tx.In(b).Insert(new Account(7, 2));
+            tx.In(c).Update(new Account(6, 2));
+        });
+        storage.Open();
+
+        await first.WaitAsync(Hang);
+        await Assert.ThrowsAsync<DuplicateKeyException>(() => rejected.WaitAsync(Hang));
+        await earlier.WaitAsync(Hang);
+        await later.WaitAsync(Hang);
+        Assert.Equal(2, c.Get(6)!.Gold);
+    }
+
+    [Fact]
     public async Task WriteAsync_WhenTwoUnitsOfARoundInsertTheSameKey_CommitsTheFirstAndRejectsTheSecond()
     {
         var storage = new GatedStorage(_dir.Path);
