@@ -49,6 +49,15 @@ internal sealed class Player
     /// </summary>
     public Task LastUnit { get; set; } = Task.CompletedTask;
 
+    /// <summary>The login's write: the account's new login count, or the unit that created the account.</summary>
+    public Task LoginWrite { get; set; } = Task.CompletedTask;
+
+    /// <summary>
+    /// The last write of the character's best score: plain writes to a collection are stored in the order they were
+    /// issued, so once it is stored, every earlier one is too.
+    /// </summary>
+    public Task LastScore { get; set; } = Task.CompletedTask;
+
     /// <summary>The character as it is now, to store in a unit.</summary>
     public CharacterRecord ToRecord() => new(Id, Name, Gold, Items.ConvertAll(i => i.Id).ToArray());
 

@@ -135,6 +135,7 @@ internal sealed partial class World
 
         player.BestScore = score.Score;
         var write = _store.UpsertScoreAsync(new ScoreRecord(player.Id, player.Name, score.Score));
+        player.LastScore = write;
         ReplyWhenStored(write, WriteKind.Score, player.Session, new GameProtocol.Done(score.RequestId));
     }
 }

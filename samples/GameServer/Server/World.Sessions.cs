@@ -124,6 +124,7 @@ internal sealed partial class World
                 player);
         }
 
+        player.LoginWrite = write;
         session.Player = player;
         _online.Add(player.Name, player);
         _players.Add(player);
@@ -164,7 +165,7 @@ internal sealed partial class World
 
     /// <summary>
     /// Writes the character's position, deletes its session and takes it out of the world; <paramref name="reply"/>
-    /// follows once these writes and the character's last unit are stored.
+    /// follows once these writes, and every write of the session that a login reads, are stored.
     /// </summary>
     private void LeaveWorld(Player player, GameProtocol.Message? reply)
     {
@@ -173,13 +174,17 @@ internal sealed partial class World
         Volatile.Write(ref _onlineCount, _players.Count);
         player.Session.Player = null;
 
-        // Until these writes are stored, a new login of the account would read the state from before them, and its
-        // account write could overtake the unit that created the account. Units are stored in order, so the last one
-        // that changed the character stands for all of them. The session's delete goes even when this login wrote no
-        // session yet (a crash may have left one of an earlier run, live until its lease ends); it follows every
-        // renewal, since plain writes to one collection are stored in the order they were issued.
+        // Until every write of the session that a login reads is stored (the account, the character and its items, the
+        // position, the best score), a new login of the account would read the state from before it: a best score lower
+        // than the one stored after, which the next session's scores then overwrite, or a login count that the next
+        // login's count overwrites; and its account write could overtake the unit that created the account. Units are
+        // stored in order, so the last one that changed the character stands for all of them, and plain writes to one
+        // collection are too, so the last score write stands for every score write. The session's delete goes even when
+        // this login wrote no session yet (a crash may have left one of an earlier run, live until its lease ends); it
+        // follows every renewal.
         _busyAccounts.Add(player.Name);
-        var write = Task.WhenAll(_store.UpsertPositionAsync(player.ToPosition()), _store.DeleteSessionAsync(player.Id), player.LastUnit);
+        var write = Task.WhenAll(
+            _store.UpsertPositionAsync(player.ToPosition()), _store.DeleteSessionAsync(player.Id), player.LastUnit, player.LoginWrite, player.LastScore);
         var session = player.Session;
         var account = player.Name;
         _writes.Track(write, WriteKind.Logout, () =>
