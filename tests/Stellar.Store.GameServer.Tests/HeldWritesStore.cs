@@ -7,7 +7,8 @@ namespace Stellar.Store.GameServer.Tests;
 /// <summary>
 /// The game's state in dictionaries (<see cref="MemoryGameStore"/>), where the test can hold back the writes of accounts
 /// and scores: a held write is applied, in the order it was issued, and its task completes only when the test releases
-/// it, as a store whose writer is slow would. Every other write is stored at once.
+/// it, as a store whose writer is slow would; or make every score write fail, as a faulted collection does. Every
+/// other write is stored at once.
 /// </summary>
 /// <remarks>Thread safety: as <see cref="MemoryGameStore"/>; hold and release from one thread.</remarks>
 internal sealed class HeldWritesStore : IGameStore
@@ -20,6 +21,9 @@ internal sealed class HeldWritesStore : IGameStore
 
     /// <summary>Whether score writes are held until <see cref="Release"/>.</summary>
     public bool HoldScores { get; set; }
+
+    /// <summary>Whether score writes fail (nothing stored), as the writes of a faulted collection do.</summary>
+    public bool FailScores { get; set; }
 
     /// <summary>Writes held now.</summary>
     public int Held
@@ -84,7 +88,10 @@ internal sealed class HeldWritesStore : IGameStore
 
     public Task UpsertPositionAsync(PositionRecord position) => _inner.UpsertPositionAsync(position);
 
-    public Task UpsertScoreAsync(ScoreRecord score) => HoldScores ? Hold(() => _inner.UpsertScoreAsync(score)) : _inner.UpsertScoreAsync(score);
+    public Task UpsertScoreAsync(ScoreRecord score) =>
+        FailScores ? Task.FromException(new IOException("The leaderboard is faulted."))
+        : HoldScores ? Hold(() => _inner.UpsertScoreAsync(score))
+        : _inner.UpsertScoreAsync(score);
 
     public Task UpsertChunkAsync(ChunkRecord chunk) => _inner.UpsertChunkAsync(chunk);
 

@@ -46,7 +46,16 @@ internal sealed class Session
     /// </summary>
     public async Task RunAsync(Action<Session, GameProtocol.Message> onRequest)
     {
-        var stream = _client.GetStream();
+        NetworkStream stream;
+        try
+        {
+            stream = _client.GetStream();
+        }
+        catch (ObjectDisposedException)
+        {
+            return; // closed before it ran: a server that faulted or stopped as the connection came in
+        }
+
         var writer = WriteLoopAsync(stream);
         try
         {

@@ -88,8 +88,8 @@ internal sealed class TcpGameServer : IAsyncDisposable
     }
 
     /// <summary>
-    /// Drops every connection. On a store failure the server does this at once: its memory holds changes the store
-    /// may not, so it must stop telling clients anything.
+    /// Drops every connection. On a store failure the server does this at once, and drops every connection accepted
+    /// after: its memory holds changes the store may not, so it must stop telling clients anything.
     /// </summary>
     private List<(Session Session, Task Run)> CloseSessions()
     {
@@ -126,6 +126,13 @@ internal sealed class TcpGameServer : IAsyncDisposable
             {
                 _sessions.RemoveAll(s => s.Run.IsCompleted);
                 _sessions.Add((session, RunSessionAsync(session)));
+            }
+
+            // After a fault the server serves nobody: its memory holds changes the store may not. The fault is recorded
+            // before the connections are dropped, so a connection added after that drop sees it here.
+            if (Tracker.Fault is not null)
+            {
+                session.Close();
             }
         }
     }
