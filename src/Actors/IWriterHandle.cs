@@ -15,7 +15,9 @@ internal interface IWriterHandle : IDisposable
 
     /// <summary>
     /// Enters a cross-collection unit that touches this writer's collection into the order of its writes (see
-    /// <see cref="WriteOrder.EnterUnit"/>); returns what the unit waits for before it goes to the coordinator.
+    /// <see cref="WriteOrder.EnterUnit"/>); returns what the unit waits for before it goes to the coordinator: every
+    /// write and flush made before it was sent to the writer, including writes that waited for room in the queue bound.
+    /// Never faults.
     /// </summary>
     Task EnterUnit(Task submitted, Task outcome);
 }

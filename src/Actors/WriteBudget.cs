@@ -120,6 +120,26 @@ internal sealed class WriteBudget : IDisposable
         }
     }
 
+    /// <summary>
+    /// Completes once every caller waiting now has been admitted (its action run) or gave up (cancelled, or failed by
+    /// <see cref="Dispose"/>); never faults. Callers that start waiting later are not waited for.
+    /// </summary>
+    public Task WaitingAdmitted()
+    {
+        Task[] waiting;
+        lock (_gate)
+        {
+            if (_waiters.Count == 0)
+            {
+                return Task.CompletedTask;
+            }
+
+            waiting = _waiters.Select(w => w.Completion.Task).ToArray();
+        }
+
+        return Task.WhenAll(waiting).ContinueWith(static _ => { }, CancellationToken.None, TaskContinuationOptions.ExecuteSynchronously, TaskScheduler.Default);
+    }
+
     /// <summary>Gives back the share of a write admitted with <paramref name="bytes"/>, admitting whoever now fits.</summary>
     public void Release(long bytes)
     {

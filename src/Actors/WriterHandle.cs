@@ -98,7 +98,21 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
     }
 
     /// <inheritdoc />
-    public Task EnterUnit(Task submitted, Task outcome) => _order.EnterUnit(submitted, outcome);
+    /// <remarks>
+    /// The unit also waits for the writes made before it that wait for room in the queue bound to be sent: its part
+    /// reaches the writer through the coordinator, past that bound, and would otherwise overtake them.
+    /// </remarks>
+    public Task EnterUnit(Task submitted, Task outcome) => AfterWaitingWritesAsync(_order.EnterUnit(submitted, outcome));
+
+    /// <summary>
+    /// Completes once <paramref name="before"/> has (the items the order put before the unit were handed on, each sent
+    /// or in the budget's queue) and then every write in the budget's queue was sent; never faults.
+    /// </summary>
+    private async Task AfterWaitingWritesAsync(Task before)
+    {
+        await before.ConfigureAwait(false);
+        await _budget.WaitingAdmitted().ConfigureAwait(false);
+    }
 
     /// <summary>Fails callers still waiting for room with <see cref="ObjectDisposedException"/>; call after <see cref="CloseAsync"/> completed.</summary>
     public void Dispose() => _budget.Dispose();

@@ -71,6 +71,43 @@ public sealed class UnitCoordinatorTests : TestKit
     }
 
     [Fact]
+    public async Task Unit_AfterAWriteThatWaitsForRoomInTheQueue_GoesToTheWriterOnlyAfterThatWrite()
+    {
+        var (sink1, p1) = Participant(maxQueued: 1);
+        var (_, p2) = Participant();
+
+        // The first write holds the handle's only place (its commit is held at the gate); the second waits for room.
+        sink1.Gate = new TaskCompletionSource();
+        var first = p1.Writer.SubmitAsync(new SetWrite(1), CancellationToken.None);
+        await AwaitConditionAsync(() => Task.FromResult(sink1.CommitsStarted > 0));
+        var second = p1.Writer.SubmitAsync(new SetWrite(2), CancellationToken.None);
+
+        // A unit made after both, entered as the store enters one: it goes to the coordinator once what came before it
+        // was sent to the writer. A round's part bypasses the queue bound, so it may not go while the second write waits.
+        var unit = new SetUnit((p1, [3]), (p2, [3]));
+        var submitted = new TaskCompletionSource();
+        var before = p1.Writer.EnterUnit(submitted.Task, unit.Completion.ContinueWith(_ => { }, TaskScheduler.Default));
+        Assert.False(before.IsCompleted, "the unit may go to the coordinator while a write made before it waits for room");
+        var handedOn = before.ContinueWith(
+            _ =>
+            {
+                Submit(unit);
+                submitted.SetResult();
+            },
+            TaskScheduler.Default);
+        sink1.Gate.SetResult();
+
+        await handedOn.WaitAsync(Hang);
+        Assert.Equal(new[] { 1, 2 }, await Task.WhenAll(first, second).WaitAsync(Hang));
+        await unit.Completion.WaitAsync(Hang);
+
+        // Independent oracle: the order the writes and the unit were made in.
+        var stored = sink1.Log.Where(l => l.StartsWith("commit", StringComparison.Ordinal))
+            .SelectMany(l => l.Split(' ', ',').Where(w => int.TryParse(w, out _)).Select(int.Parse)).ToList();
+        Assert.Equal(new[] { 1, 2, 3 }, stored);
+    }
+
+    [Fact]
     public async Task Round_WhenAPartFailsToWrite_FaultsEveryParticipantFailsTheUnitAndLaterDecisionsUseANewSession()
     {
         var (sink1, p1) = Participant();
@@ -231,10 +268,10 @@ public sealed class UnitCoordinatorTests : TestKit
         Assert.Equal("10,11,12", string.Join(",", log.Skip(singlesAt).SelectMany(l => l["commit ".Length..].Split(',', StringSplitOptions.RemoveEmptyEntries))));
     }
 
-    private (PartSink Sink, SetParticipant Participant) Participant()
+    private (PartSink Sink, SetParticipant Participant) Participant(int maxQueued = 1024)
     {
         var sink = new PartSink();
-        return (sink, new SetParticipant(new WriterHandle<SetWrite, int>(Sys.ActorOf(CollectionWriterProps.Create(sink)), 1024)));
+        return (sink, new SetParticipant(new WriterHandle<SetWrite, int>(Sys.ActorOf(CollectionWriterProps.Create(sink)), maxQueued)));
     }
 
     private Task Submit(SetUnit unit)
