@@ -48,8 +48,12 @@ public sealed partial class Collection<TKey, TValue>
 
     /// <summary>When the record under <paramref name="key"/> expires, or null when it never does or is missing (expired included).</summary>
     /// <remarks>Thread safety: any thread, lock-free, as <see cref="TryGet"/>.</remarks>
-    public DateTimeOffset? ExpiresAt(TKey key) =>
-        _map.TryGetLatest(key, out var node) && node.ExpiresAt != 0 ? new DateTimeOffset(node.ExpiresAt, TimeSpan.Zero) : null;
+    /// <exception cref="ObjectDisposedException">The store was disposed.</exception>
+    public DateTimeOffset? ExpiresAt(TKey key)
+    {
+        _store.ThrowIfDisposed();
+        return _map.TryGetLatest(key, out var node) && node.ExpiresAt != 0 ? new DateTimeOffset(node.ExpiresAt, TimeSpan.Zero) : null;
+    }
 
     /// <summary>
     /// Removes every record that has expired by now, with a delete record each, in one commit; completes with how many

@@ -29,6 +29,9 @@ namespace Stellar.Store;
 /// <see cref="RollbackAsync"/> and named change feed cursors; and nothing in the background writes to it. Reads,
 /// snapshots, indexes (kept in memory) and the change feed from a position work, and records that have expired by
 /// the store's clock stay out of every read.</para>
+/// <para>Once the store is disposed, reads (<see cref="Get"/>, <see cref="TryGet"/>, <see cref="Count"/>,
+/// <see cref="ExpiresAt"/>, queries, snapshots and indexes) throw <see cref="ObjectDisposedException"/>, as writes do,
+/// whether the value is kept in memory or on disk.</para>
 /// </remarks>
 public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValue>
     where TKey : notnull
@@ -92,18 +95,29 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     /// figures are of the newest published write.
     /// </summary>
     public CollectionStatistics Statistics =>
-        new(Count, _engine.StoredBytes, _engine.LiveBytes, _engine.Compactions, _compactor.LastError, _map.RetainedVersions, _map.PinCount, _engine.UndecidedBlocks);
+        new(_map.CountNow(_map.Published), _engine.StoredBytes, _engine.LiveBytes, _engine.Compactions, _compactor.LastError, _map.RetainedVersions, _map.PinCount, _engine.UndecidedBlocks);
 
     /// <summary>The number of keys, as of the newest published write and the time now (expired records left out). Never blocks.</summary>
-    public long Count => _map.CountNow(_map.Published);
+    /// <exception cref="ObjectDisposedException">The store was disposed.</exception>
+    public long Count
+    {
+        get
+        {
+            _store.ThrowIfDisposed();
+            return _map.CountNow(_map.Published);
+        }
+    }
 
     /// <summary>The value stored under <paramref name="key"/>, or default when there is none. Never blocks.</summary>
+    /// <exception cref="ObjectDisposedException">The store was disposed.</exception>
     public TValue? Get(TKey key) => TryGet(key, out var value) ? value : default;
 
     /// <summary>Reads the value stored under <paramref name="key"/>. Never blocks; sees every write whose task completed.</summary>
+    /// <exception cref="ObjectDisposedException">The store was disposed (also for a value kept in memory).</exception>
     public bool TryGet(TKey key, [MaybeNullWhen(false)] out TValue value)
     {
         ArgumentNullException.ThrowIfNull(key);
+        _store.ThrowIfDisposed();
         if (!_map.TryGetLatest(key, out var node))
         {
             value = default;

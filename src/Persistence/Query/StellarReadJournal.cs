@@ -23,8 +23,8 @@ namespace Stellar.Store.Persistence.Query;
 /// repeats nothing. Only events whose writes completed are delivered; deleted events are not.</para>
 /// <para>Events are deserialized with Akka's serialization, as the journal replays them; read event adapters are not
 /// applied. The store is opened (or shared with the journal, when it has it open) at the first query, and released when
-/// the actor system terminates. A live query follows the store when the plugins reopen it after a storage fault (see
-/// docs/persistence.md), delivering every event once, in order.</para>
+/// the actor system terminates. A live query waiting for new events follows the store when the plugins reopen it after
+/// a storage fault (see docs/persistence.md), delivering every event once, in order.</para>
 /// <para>Thread safety: every member may be called from any thread; each materialized stream is independent.</para>
 /// </remarks>
 public sealed class StellarReadJournal : IReadJournal,

@@ -206,6 +206,27 @@ public sealed class StoreApiTests : IDisposable
     }
 
     [Fact]
+    public async Task Reads_AfterDispose_ThrowObjectDisposedForSmallAndLargeValuesAlike()
+    {
+        var store = await StellarStore.OpenAsync(_dir.Path, new StoreOptions { LargeValueThreshold = 1024 });
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        await players.InsertAsync(new Player(1, "small", 1, 1));
+        await players.InsertAsync(new Player(2, new string('l', 4096), 1, 1), TimeSpan.FromDays(1));
+        var byName = players.Index("by-name", p => p.Name);
+        await byName.Ready;
+        await store.DisposeAsync();
+
+        // A value kept in memory and one read from its shard fail alike: neither is read from a closed store.
+        Assert.Throws<ObjectDisposedException>(() => players.Get(1));
+        Assert.Throws<ObjectDisposedException>(() => players.Get(2));
+        Assert.Throws<ObjectDisposedException>(() => players.TryGet(1, out _));
+        Assert.Throws<ObjectDisposedException>(() => players.Count);
+        Assert.Throws<ObjectDisposedException>(() => players.ExpiresAt(2));
+        Assert.Throws<ObjectDisposedException>(() => players.Query().ToList());
+        Assert.Throws<ObjectDisposedException>(() => byName.Top(1));
+    }
+
+    [Fact]
     public async Task Writes_ManyShards_RoundTripAcrossReopen()
     {
         var options = new StoreOptions { MaxShardBytes = 64 * 1024, Compression = Compression.Lz4 };
