@@ -66,7 +66,10 @@ internal sealed class ExpiryIndex<TKey, TValue> : OrderedIndex<ExpiryKey, TKey, 
         return true;
     }
 
-    public override void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
+    /// <summary>The store's own index, of times it orders itself: a failure goes on to the writer, which faults the collection.</summary>
+    protected override bool StopsWhenKeepingThrows => false;
+
+    protected override void Apply(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
     {
         // The version this one replaced is the next in its chain, and holds the record's current entry if it expires.
         var current = node?.Next is ExpiringVersionNode<TValue> replaced

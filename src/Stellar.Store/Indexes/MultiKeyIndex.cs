@@ -62,13 +62,8 @@ internal sealed class MultiKeyIndex<TIndexKey, TKey, TValue> : OrderedIndex<TInd
         return true;
     }
 
-    public override void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
+    protected override void Apply(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
     {
-        if (Failure is not null)
-        {
-            return;
-        }
-
         List<TIndexKey> keys;
         try
         {

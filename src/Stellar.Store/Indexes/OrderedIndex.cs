@@ -66,21 +66,57 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     {
     }
 
-    public abstract void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node);
-
-    public void Trim(long horizon)
+    /// <summary>
+    /// Keeps the index for a version applied (<see cref="Apply"/>). Whatever the index's own code for it throws (the key
+    /// type's comparison, a user's, which the index runs on every change) stops the index, not the collection: the write
+    /// is stored either way, and the index's readers are told why it is not kept any more.
+    /// </summary>
+    public void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
     {
-        while (_ended.TryPeek(out var ended) && ended.Until <= horizon)
+        if (Failure is not null)
         {
-            _ended.Dequeue();
-            Entries.Remove(ended);
+            return;
         }
 
-        var run = _run;
-        while (_endedSlots.TryPeek(out var slot) && run.UntilAt(slot) <= horizon)
+        try
         {
-            _endedSlots.Dequeue();
-            run.Forget(slot);
+            Apply(key, deleted, value, version, node);
+        }
+        catch (Exception e) when (StopsWhenKeepingThrows)
+        {
+            Fail(KeepingThrew(e));
+        }
+    }
+
+    /// <summary>
+    /// Trims the entries that ended by <paramref name="horizon"/>, while the index is kept: a stopped index keeps what it
+    /// holds (what ended before it stopped, no more) until it is dropped. A comparison that throws here stops it too.
+    /// </summary>
+    public void Trim(long horizon)
+    {
+        if (Failure is not null)
+        {
+            return;
+        }
+
+        try
+        {
+            while (_ended.TryPeek(out var ended) && ended.Until <= horizon)
+            {
+                Entries.Remove(ended);
+                _ended.Dequeue();
+            }
+
+            var run = _run;
+            while (_endedSlots.TryPeek(out var slot) && run.UntilAt(slot) <= horizon)
+            {
+                _endedSlots.Dequeue();
+                run.Forget(slot);
+            }
+        }
+        catch (Exception e) when (StopsWhenKeepingThrows)
+        {
+            Fail(KeepingThrew(e));
         }
     }
 
@@ -147,6 +183,24 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     protected InvalidOperationException SelectorThrew(Exception cause) => new(BuiltAt >= 0
         ? $"Index '{Name}' is not kept any more: its key selector threw ({cause.Message}). Fix the selector, drop the index (DropIndexAsync) and declare it again."
         : $"Index '{Name}' was not built: its key selector threw ({cause.Message}). Fix the selector and declare the index again.", cause);
+
+    /// <summary>
+    /// Whether an exception out of <see cref="Apply"/> or <see cref="Trim"/> stops the index (true: an index a user
+    /// declared, whose key type's comparison is the user's) rather than going on to the writer, which faults the
+    /// collection (an index of the store's own, which nothing else would tell of its failure).
+    /// </summary>
+    protected virtual bool StopsWhenKeepingThrows => true;
+
+    /// <summary>Writer only: the record <paramref name="key"/> was applied at <paramref name="version"/> (see <see cref="IIndexMaintainer{TKey,TValue}.Applied"/>).</summary>
+    protected abstract void Apply(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node);
+
+    /// <summary>
+    /// The failure of an index whose keeping threw <paramref name="cause"/> (its selector's own exceptions are
+    /// <see cref="SelectorThrew"/>'s): most likely the key type's comparison; the index's entries may be half changed, so
+    /// it answers no more.
+    /// </summary>
+    protected InvalidOperationException KeepingThrew(Exception cause) => new(
+        $"Index '{Name}' is not kept any more: keeping it threw ({cause.Message}), most likely in comparing its keys. The writes were stored. Fix the key type's comparison, drop the index (DropIndexAsync) and declare it again.", cause);
 
     /// <summary>
     /// Why a build that threw <paramref name="thrown"/> failed: the read's own exception when a record's value could not

@@ -42,20 +42,35 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
             return new ArgumentException($"Unique index '{Name}' of collection '{Collection}' cannot hold the key '{indexKey}' of record '{key}': {why}, so after a reopen the record would hold another key, which another record may hold. Nothing was stored.", nameof(value));
         }
 
-        var (hadKey, hadIndexKey) = KeyOf(key);
-        if (claims && !(hadKey && Order.IndexKeys.Compare(hadIndexKey, indexKey) == 0) && Holder(indexKey, key) is { } holder)
+        // Every comparison of index keys (the key type's own, which may throw) comes before anything is staged.
+        (TKey Key, int Position)? holder = null;
+        var hadHolder = false;
+        (TKey Key, int Position) holderBefore = default;
+        try
         {
-            var rejection = new UniqueConstraintException(Collection, Name, indexKey, key, holder.Key);
-            return holder.Position >= partStart ? new Actors.RoundConflictException(rejection) : rejection;
+            var (hadKey, hadIndexKey) = KeyOf(key);
+            if (claims && !(hadKey && Order.IndexKeys.Compare(hadIndexKey, indexKey) == 0))
+            {
+                holder = Holder(indexKey, key);
+            }
+
+            hadHolder = claims && _stagedHolder.TryGetValue(indexKey!, out holderBefore);
+        }
+        catch (Exception e)
+        {
+            return new ArgumentException($"Unique index '{Name}' of collection '{Collection}' could not compare the key of record '{key}' with the keys it holds ({e.Message}), so it cannot tell whether the key is free. Nothing was stored.", nameof(value), e);
+        }
+
+        if (holder is { } taken)
+        {
+            var rejection = new UniqueConstraintException(Collection, Name, indexKey, key, taken.Key);
+            return taken.Position >= partStart ? new Actors.RoundConflictException(rejection) : rejection;
         }
 
         var hadStaged = _stagedKeyOf.TryGetValue(key, out var stagedBefore);
         _stagedKeyOf[key] = (!deleted, indexKey);
-        var hadHolder = false;
-        (TKey Key, int Position) holderBefore = default;
         if (claims)
         {
-            hadHolder = _stagedHolder.TryGetValue(indexKey!, out holderBefore);
             _stagedHolder[indexKey!] = (key, undo.Count);
         }
 

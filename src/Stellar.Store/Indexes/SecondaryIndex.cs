@@ -108,13 +108,8 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : OrderedI
         }
     }
 
-    public override void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
+    protected override void Apply(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
     {
-        if (Failure is not null)
-        {
-            return;
-        }
-
         TIndexKey indexKey = default!;
         if (!deleted)
         {

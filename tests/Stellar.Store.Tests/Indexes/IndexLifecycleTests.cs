@@ -257,6 +257,56 @@ public sealed class IndexLifecycleTests : IDisposable
         Assert.Equal(new IndexContinuation<int, int>(1, 6), first.Next);
     }
 
+    [Fact]
+    public async Task Index_WhenItsKeysComparisonThrows_FailsAloneWhileWritesGoOn()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        for (var id = 1; id <= 200; id++)
+        {
+            await players.InsertAsync(new Player(id, "p" + id, id, 1));
+        }
+
+        var byLevel = players.Index("by-level", p => new Touchy(p.Level));
+        await byLevel.Ready;
+
+        // The key's comparison throws for this level: the write is stored, the index stops being kept and says why.
+        await players.UpsertAsync(new Player(7, "p7", Touchy.Refused, 1)).WaitAsync(TimeSpan.FromMinutes(1));
+        Assert.Equal(Touchy.Refused, players.Get(7)!.Level);
+        var stopped = Assert.Throws<InvalidOperationException>(() => byLevel.All().ToList());
+        Assert.IsType<FormatException>(stopped.InnerException);
+
+        // The collection goes on: later writes are stored and a reopen finds them all.
+        await players.UpsertAsync(new Player(8, "p8", 3, 1)).WaitAsync(TimeSpan.FromMinutes(1));
+        Assert.Equal(200, players.Count);
+        Assert.DoesNotContain(store.GetCollectionHealth(), h => h.IsFaulted);
+    }
+
+    [Fact]
+    public async Task UniqueIndex_WhenItsKeysComparisonThrows_RejectsTheWriteAndKeepsTheIndex()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        for (var id = 1; id <= 200; id++)
+        {
+            await players.InsertAsync(new Player(id, "p" + id, id, 1));
+        }
+
+        var byLevel = players.Index("by-level", p => new Touchy(p.Level), unique: true);
+        await byLevel.Ready;
+
+        // The uniqueness of a key that cannot be compared cannot be checked: the write is refused, nothing stored.
+        var refused = await Assert.ThrowsAsync<ArgumentException>(() => players.UpsertAsync(new Player(7, "p7", Touchy.Refused, 1)).WaitAsync(TimeSpan.FromMinutes(1)));
+        Assert.IsType<FormatException>(refused.InnerException);
+        Assert.Equal(7, players.Get(7)!.Level);
+
+        // The index and the collection go on.
+        await players.UpsertAsync(new Player(8, "p8", 1_000, 1)).WaitAsync(TimeSpan.FromMinutes(1));
+        Assert.Equal(8, byLevel.Equal(new Touchy(1_000)).Single().Id);
+        await Assert.ThrowsAsync<UniqueConstraintException>(() => players.UpsertAsync(new Player(9, "p9", 1_000, 1)));
+        Assert.DoesNotContain(store.GetCollectionHealth(), h => h.IsFaulted);
+    }
+
     private sealed class ComparableWithIntsOnly(int value) : IComparable<int>
     {
         public int CompareTo(int other) => value.CompareTo(other);
@@ -270,4 +320,15 @@ public sealed class IndexLifecycleTests : IDisposable
     }
 
     private sealed class Rank(int value) : RankBase(value);
+
+    private sealed class Touchy(int value) : IComparable<Touchy>
+    {
+        public const int Refused = 13_000;
+
+        public int Value => value;
+
+        public int CompareTo(Touchy? other) => value == Refused || other?.Value == Refused
+            ? throw new FormatException("this level cannot be compared")
+            : other is null ? 1 : value.CompareTo(other.Value);
+    }
 }

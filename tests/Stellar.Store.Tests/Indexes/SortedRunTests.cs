@@ -155,7 +155,7 @@ public sealed class SortedRunTests
         public override bool Build(IRecordHeads<int, string> map, long version, Func<VersionNode<string>, string> read, long now) =>
             throw new NotSupportedException();
 
-        public override void Applied(int key, bool deleted, string? value, long version, VersionNode<string>? node) =>
+        protected override void Apply(int key, bool deleted, string? value, long version, VersionNode<string>? node) =>
             throw new NotSupportedException();
     }
 }
