@@ -195,7 +195,21 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
             }
 
             bytes += next.Bytes;
-            var rejection = _sink.Stage(next.Write, out var result);
+            Exception? rejection;
+            TResult result;
+            try
+            {
+                rejection = _sink.Stage(next.Write, out result);
+            }
+            catch (Exception e)
+            {
+                // The sink threw instead of answering (a user's key type's hash or comparison, say): what it staged is
+                // not known, so the collection faults rather than guess. Nothing of the group was written; a writer
+                // that threw here instead would stop, and its callers would wait forever.
+                StagingThrew(next, e);
+                return;
+            }
+
             if (next is WriterProtocol.Prepare<TWrite> prepare)
             {
                 if (rejection is null)
@@ -459,6 +473,22 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
             {
                 RunPendingFlushes();
             }
+        }
+    }
+
+    /// <summary>Staging <paramref name="next"/> threw <paramref name="cause"/>: it, the group staged so far and every queued write fail with the fault.</summary>
+    private void StagingThrew(WriterProtocol.Queued<TWrite> next, Exception cause)
+    {
+        _sink.Discard();
+        FailAll(cause);
+        var failure = _sink.Fault(_fault!);
+        if (next is WriterProtocol.Prepare<TWrite> prepare)
+        {
+            RejectPart(prepare, failure);
+        }
+        else
+        {
+            ((WriterProtocol.Append<TWrite, TResult>)next).Completion.TrySetException(failure);
         }
     }
 

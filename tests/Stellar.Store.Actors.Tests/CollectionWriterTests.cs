@@ -31,9 +31,17 @@ public sealed class CollectionWriterTests : TestKit
 
         public IReadOnlyCollection<int> Committed => _committed;
 
+        /// <summary>A key whose staging throws (as a user's key type can), instead of answering.</summary>
+        public int? Throws { get; set; }
+
         public Exception? Stage(int key, out int result)
         {
             result = key;
+            if (key == Throws)
+            {
+                throw new FormatException($"key {key} cannot be staged");
+            }
+
             if (_committed.Contains(key) || _staged.Contains(key))
             {
                 return new InvalidOperationException($"duplicate {key}");
@@ -154,6 +162,23 @@ public sealed class CollectionWriterTests : TestKit
         Assert.Equal("faulted", later.Message);
         Assert.Equal(new[] { 1 }, sink.Committed);
         await Assert.ThrowsAsync<InvalidOperationException>(() => handle.FlushAsync());
+    }
+
+    [Fact]
+    public async Task Append_WhenStagingThrows_FaultsTheCollectionInsteadOfLeavingCallersWaiting()
+    {
+        var sink = new SetSink { Throws = 2 };
+        using var handle = new WriterHandle<int, int>(Sys.ActorOf(CollectionWriterProps.Create(sink)), 16);
+        await Send(handle, 1);
+
+        // The write whose staging threw, and every later one, fail with the fault; nothing waits forever.
+        var failed = await Assert.ThrowsAsync<InvalidOperationException>(() => Send(handle, 2).WaitAsync(TimeSpan.FromSeconds(30)));
+        Assert.IsType<FormatException>(failed.InnerException);
+        var later = await Assert.ThrowsAsync<InvalidOperationException>(() => Send(handle, 3).WaitAsync(TimeSpan.FromSeconds(30)));
+        Assert.Equal("faulted", later.Message);
+        await Assert.ThrowsAsync<InvalidOperationException>(() => handle.FlushAsync().WaitAsync(TimeSpan.FromSeconds(30)));
+        Assert.Equal(new[] { 1 }, sink.Committed);
+        await handle.CloseAsync().WaitAsync(TimeSpan.FromSeconds(30));
     }
 
     [Fact]
