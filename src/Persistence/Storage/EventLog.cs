@@ -1,5 +1,3 @@
-using System.Collections.Concurrent;
-using System.Diagnostics;
 using Stellar.Store.Persistence.Records;
 
 namespace Stellar.Store.Persistence.Storage;
@@ -14,7 +12,9 @@ namespace Stellar.Store.Persistence.Storage;
 /// to the collection under one lock, and the collection's writer commits writes in the order they were submitted, so
 /// orderings rise strictly in commit order: a reader that has seen ordering <c>n</c> has seen every committed event
 /// below it. A rejected write leaves a gap; no number is handed out twice, also across deletes (the persistence id's
-/// marker keeps the highest ordering its delete removed) and restarts (the open scans for the highest).</para>
+/// marker keeps the highest ordering its delete removed), restarts (the open scans for the highest) and reopens after a
+/// fault (the logs of successive opens share one <see cref="EventCounters"/>, so numbers the process already handed out
+/// stay taken even when the reopened store lost their events).</para>
 /// <para><b>Deletes.</b> <see cref="DeleteToAsync"/> first upserts the marker at sequence number 0, whose
 /// <see cref="JournalRecord.DeletedTo"/> hides every event up to it from replay and queries, in the same atomic batch
 /// as the first deletes; the remaining deletes follow in batches. The delete is thus atomic for every reader, and a
@@ -28,58 +28,59 @@ internal sealed class EventLog
 
     private readonly Collection<(string, long), JournalRecord> _events;
     private readonly CollectionIndex<(string, long), (string, long), JournalRecord> _byTag;
-    private readonly ConcurrentDictionary<string, long> _highest = new(StringComparer.Ordinal);
-    private readonly object _submitGate = new();
+    private readonly EventCounters _counters;
     private readonly object _deleteGate = new();
 
     /// <summary>The last delete queued: deletes run one after another (under <see cref="_deleteGate"/>).</summary>
     private Task _lastDelete = Task.CompletedTask;
 
-    /// <summary>The last ordering handed out (written under <see cref="_submitGate"/>).</summary>
-    private long _ordering;
-
-    private EventLog(Collection<(string, long), JournalRecord> events, CollectionIndex<(string, long), (string, long), JournalRecord> byTag)
+    private EventLog(Collection<(string, long), JournalRecord> events, CollectionIndex<(string, long), (string, long), JournalRecord> byTag, EventCounters counters)
     {
         _events = events;
         _byTag = byTag;
+        _counters = counters;
     }
 
     /// <summary>The collection of events, for the change feed.</summary>
     public Collection<(string, long), JournalRecord> Events => _events;
 
     /// <summary>The last ordering handed out: every event committed so far has an ordering at most this.</summary>
-    public long LastOrdering => Volatile.Read(ref _ordering);
+    public long LastOrdering => _counters.LastOrdering;
 
     /// <summary>Every persistence id that has written an event, also those whose events were all deleted.</summary>
     public IReadOnlyList<string> PersistenceIds
     {
         get
         {
-            var ids = _highest.Keys.ToList();
+            var ids = _counters.PersistenceIds.ToList();
             ids.Sort(StringComparer.Ordinal);
             return ids;
         }
     }
 
-    /// <summary>Loads the events of <paramref name="collection"/>, declares the tag index and scans for the counters.</summary>
-    public static async Task<EventLog> OpenAsync(StellarStore store, string collection)
+    /// <summary>
+    /// Loads the events of <paramref name="collection"/>, declares the tag index and raises <paramref name="counters"/>
+    /// (shared with the logs of the collection's earlier opens in this process) to what the records hold.
+    /// </summary>
+    public static async Task<EventLog> OpenAsync(StellarStore store, string collection, EventCounters counters)
     {
         var events = await store.GetCollectionAsync<(string, long), JournalRecord>(collection, r => (r.PersistenceId, r.SequenceNr)).ConfigureAwait(false);
         var byTag = events.IndexMany("by-tag", r => r.Tags.Count == 0 ? null : r.Tags.Select(t => (t, r.Ordering)));
         await byTag.Ready.ConfigureAwait(false);
-        var log = new EventLog(events, byTag);
         using var snapshot = events.Snapshot();
+        var ordering = 0L;
         foreach (var record in snapshot.Query())
         {
-            log.Raise(record.PersistenceId, record.IsMarker ? record.DeletedTo : record.SequenceNr);
-            log._ordering = Math.Max(log._ordering, record.Ordering);
+            counters.Raise(record.PersistenceId, record.IsMarker ? record.DeletedTo : record.SequenceNr);
+            ordering = Math.Max(ordering, record.Ordering);
         }
 
-        return log;
+        counters.RaiseOrdering(ordering);
+        return new EventLog(events, byTag, counters);
     }
 
     /// <summary>The highest sequence number <paramref name="persistenceId"/> has written, deleted events included; 0 if none.</summary>
-    public long HighestSequenceNr(string persistenceId) => _highest.TryGetValue(persistenceId, out var highest) ? highest : 0;
+    public long HighestSequenceNr(string persistenceId) => _counters.HighestSequenceNr(persistenceId);
 
     /// <summary>Every event of <paramref name="persistenceId"/> up to this sequence number is deleted.</summary>
     public long DeletedTo(string persistenceId) => _events.TryGet((persistenceId, 0), out var marker) ? marker.DeletedTo : 0;
@@ -93,7 +94,7 @@ internal sealed class EventLog
     public async Task<Exception?[]> WriteAsync(IReadOnlyList<AtomicDraft> writes)
     {
         var submitted = new Task?[writes.Count];
-        lock (_submitGate)
+        lock (_counters.Gate)
         {
             for (var i = 0; i < writes.Count; i++)
             {
@@ -102,7 +103,7 @@ internal sealed class EventLog
                     var records = new JournalRecord[drafts.Count];
                     for (var j = 0; j < drafts.Count; j++)
                     {
-                        records[j] = drafts[j] with { Ordering = ++_ordering };
+                        records[j] = drafts[j] with { Ordering = _counters.NextOrdering() };
                     }
 
                     submitted[i] = _events.WriteAsync(b =>
@@ -130,7 +131,7 @@ internal sealed class EventLog
             {
                 await task.ConfigureAwait(false);
                 var last = writes[i].Records![^1];
-                Raise(last.PersistenceId, last.SequenceNr);
+                _counters.Raise(last.PersistenceId, last.SequenceNr);
             }
             catch (Exception e) when (IsRejection(e))
             {
@@ -263,10 +264,4 @@ internal sealed class EventLog
 
     /// <summary>Whether <paramref name="e"/> says that nothing was stored (a rejection), as opposed to an uncertain outcome.</summary>
     private static bool IsRejection(Exception e) => e is ArgumentException or DuplicateKeyException or UniqueConstraintException;
-
-    private void Raise(string persistenceId, long sequenceNr)
-    {
-        Debug.Assert(sequenceNr >= 0, "sequence numbers are not negative");
-        _highest.AddOrUpdate(persistenceId, sequenceNr, (_, old) => Math.Max(old, sequenceNr));
-    }
 }

@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using Akka.Actor;
 using Akka.Configuration;
 using MessagePack;
@@ -39,7 +40,9 @@ internal static class SharedStores
             }
             else
             {
-                slot = new StoreSlot(settings, pluginId, () => OpenAsync(system, settings), system.Log);
+                // The journal's counters outlive each open of the store: a reopen after a fault hands out no number twice.
+                var counters = new ConcurrentDictionary<string, EventCounters>(StringComparer.Ordinal);
+                slot = new StoreSlot(settings, pluginId, () => OpenAsync(system, settings, counters), system.Log);
                 Open.Add((system, settings.Path), slot);
             }
 
@@ -62,7 +65,7 @@ internal static class SharedStores
         return slot.CloseAsync();
     }
 
-    private static async Task<SharedStore> OpenAsync(ActorSystem system, PluginSettings settings)
+    private static async Task<SharedStore> OpenAsync(ActorSystem system, PluginSettings settings, ConcurrentDictionary<string, EventCounters> counters)
     {
         var options = new StoreOptions
         {
@@ -75,6 +78,6 @@ internal static class SharedStores
                 CompositeResolver.Create([new JournalRecordFormatter(), new SnapshotRecordFormatter()], [StandardResolver.Instance])),
         };
         var store = await StellarStore.OpenAsync(settings.Path, options).ConfigureAwait(false);
-        return new SharedStore(store);
+        return new SharedStore(store, counters);
     }
 }
