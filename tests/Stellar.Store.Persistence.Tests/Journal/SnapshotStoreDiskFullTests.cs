@@ -1,0 +1,69 @@
+using System.Collections.Immutable;
+using Akka.Actor;
+using Akka.Persistence;
+using Stellar.Store.Tests.Support;
+
+namespace Stellar.Store.Persistence.Tests.Journal;
+
+/// <summary>
+/// The snapshot store's first use on a full disk: the snapshots' collection cannot be made while the disk is full, and
+/// must be made once the player freed space, as any other call after a fault goes on once the cause is gone.
+/// </summary>
+public sealed class SnapshotStoreDiskFullTests : IDisposable
+{
+    private const string PersistenceId = "hero";
+    private static readonly TimeSpan Wait = TimeSpan.FromSeconds(30);
+    private readonly string _directory = PluginTestConfig.NewDirectory();
+
+    public void Dispose() => PluginTestConfig.Delete(_directory);
+
+    [SkippableFact]
+    public async Task SaveSnapshot_FirstTriedOnAFullDisk_SucceedsOnceTheDiskHasRoom()
+    {
+        using var disk = SmallFileSystem.TryMount(Path.Combine(_directory, "disk"), 512 * 1024, out var reason);
+        if (disk is null)
+        {
+            Skip.Because(reason);
+        }
+
+        using var system = ActorSystem.Create("snapshot-disk-full", PluginTestConfig.For(Path.Combine(disk.Path, "store")));
+        try
+        {
+            var persistence = Akka.Persistence.Persistence.Instance.Apply(system);
+            var journal = persistence.JournalFor(null);
+            var snapshots = persistence.SnapshotStoreFor(null);
+            var inbox = Inbox.Create(system);
+
+            // The journal fills the disk.
+            long sequenceNr = 0;
+            object answer;
+            do
+            {
+                Assert.True(sequenceNr < 10_000, "a 512 KiB disk filled");
+                var payload = string.Concat(Enumerable.Range(0, 32).Select(_ => Guid.NewGuid().ToString("N")));
+                var persistent = new Persistent(payload, ++sequenceNr, PersistenceId, string.Empty, false, ActorRefs.NoSender, "writer");
+                journal.Tell(new WriteMessages([new AtomicWrite(ImmutableList.Create<IPersistentRepresentation>(persistent))], inbox.Receiver, 1));
+                answer = await inbox.ReceiveAsync(Wait);
+                await inbox.ReceiveAsync(Wait);
+            }
+            while (answer is WriteMessagesSuccessful);
+
+            Assert.IsType<WriteMessagesFailed>(answer);
+            var metadata = new SnapshotMetadata(PersistenceId, sequenceNr - 1, DateTime.UtcNow);
+            snapshots.Tell(new SaveSnapshot(metadata, "while full"), inbox.Receiver);
+            Assert.IsType<SaveSnapshotFailure>(await inbox.ReceiveAsync(Wait));
+
+            disk.Resize(64L * 1024 * 1024);
+            snapshots.Tell(new SaveSnapshot(metadata, "with room"), inbox.Receiver);
+            var saved = await inbox.ReceiveAsync(Wait);
+            Assert.True(saved is SaveSnapshotSuccess, $"the save after the disk had room answered {saved}");
+            snapshots.Tell(new LoadSnapshot(PersistenceId, SnapshotSelectionCriteria.Latest, long.MaxValue), inbox.Receiver);
+            var loaded = Assert.IsType<LoadSnapshotResult>(await inbox.ReceiveAsync(Wait));
+            Assert.Equal("with room", loaded.Snapshot?.Snapshot);
+        }
+        finally
+        {
+            await system.Terminate();
+        }
+    }
+}
