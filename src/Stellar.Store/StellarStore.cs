@@ -98,9 +98,28 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         Recovery = opened.Report;
         _serializer = RecordSerializer.For(options.Serializer);
         _ownsSystem = options.ActorSystem is null;
-        _system = options.ActorSystem ?? CreateActorSystem(diagnostics.LoggerFactory);
-        _guardian = _system.ActorOf(StoreGuardian.Props(), $"stellar-store-{Interlocked.Increment(ref s_storeCounter)}");
-        _units = new StoreUnits(this, _system, $"stellar-units-{Interlocked.Increment(ref s_storeCounter)}", options, OpenUnitLog);
+        try
+        {
+            _system = options.ActorSystem ?? CreateActorSystem(diagnostics.LoggerFactory);
+            _guardian = _system.ActorOf(StoreGuardian.Props(), $"stellar-store-{Interlocked.Increment(ref s_storeCounter)}");
+            _units = new StoreUnits(this, _system, $"stellar-units-{Interlocked.Increment(ref s_storeCounter)}", options, OpenUnitLog);
+        }
+        catch
+        {
+            // A caller's system that is terminating refuses the store's actors: what recovery opened (the directory's
+            // lock among it) is let go, else no later open, in this process or the next, could take the store.
+            if (_ownsSystem)
+            {
+                _system?.Terminate();
+            }
+            else if (_guardian is not null)
+            {
+                _guardian.Tell(PoisonPill.Instance);
+            }
+
+            opened.Release();
+            throw;
+        }
 
         // A caller's system may outlive this store by far (Akka.Hosting) and never forgets a task, so the task
         // reaches the store only through a box that closing empties; else every closed store would stay in memory.

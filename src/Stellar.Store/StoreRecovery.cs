@@ -15,7 +15,21 @@ namespace Stellar.Store;
 internal static class StoreRecovery
 {
     /// <summary>What an open hands to the store it opened; the store owns all of it from then on.</summary>
-    public sealed record Opened(IDisposable Lock, ManifestStore Manifest, BlockCodec Codec, AesGcmBlockCipher? Cipher, Dictionary<string, ShardChain> Chains, RecoveryReport Report);
+    public sealed record Opened(IDisposable Lock, ManifestStore Manifest, BlockCodec Codec, AesGcmBlockCipher? Cipher, Dictionary<string, ShardChain> Chains, RecoveryReport Report)
+    {
+        /// <summary>Closes what the open took (the shards' files, the manifest, the cipher, the lock), for a store that could not be made from it.</summary>
+        public void Release()
+        {
+            foreach (var chain in Chains.Values)
+            {
+                chain.Dispose();
+            }
+
+            Manifest.Close();
+            Cipher?.Dispose();
+            Lock.Dispose();
+        }
+    }
 
     public static Opened Open(string path, IStorage storage, StoreOptions options, StoreDiagnostics diagnostics)
     {

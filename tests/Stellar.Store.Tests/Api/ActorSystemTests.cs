@@ -56,6 +56,29 @@ public sealed class ActorSystemTests : IAsyncLifetime
     }
 
     /// <summary>
+    /// An open in a system that is terminating (a store reopened while its application shuts down) fails, and lets go of
+    /// what it took: the directory's lock, else no later open, in this process or the next, could take the store.
+    /// </summary>
+    [Fact]
+    public async Task OpenAsync_InASystemThatTerminated_FailsAndLeavesTheStoreFreeToOpen()
+    {
+        var storage = new MemoryStorage();
+        await using (var store = await StellarStore.OpenAsync(storage, new StoreOptions { ActorSystem = _system }))
+        {
+            await store.GetCollection<int, Player>("players", p => p.Id).InsertAsync(new Player(1, "one", 1, 1));
+        }
+
+        var terminated = ActorSystem.Create("terminated-system", ConfigurationFactory.ParseString("akka.loglevel = WARNING"));
+        await terminated.Terminate();
+        await Assert.ThrowsAsync<InvalidOperationException>(() => StellarStore.OpenAsync(storage, new StoreOptions { ActorSystem = terminated }));
+
+        await using (var store = await StellarStore.OpenAsync(storage, new StoreOptions { ActorSystem = _system }))
+        {
+            Assert.Equal("one", store.GetCollection<int, Player>("players", p => p.Id).Get(1)!.Name);
+        }
+    }
+
+    /// <summary>
     /// Buffered writes that only the store's memory holds: the system's coordinated shutdown must flush them to the
     /// device (a power loss right after keeps them) and release the store, which then refuses writes.
     /// </summary>
