@@ -466,6 +466,21 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         }
     }
 
+    /// <summary>
+    /// Waits for <paramref name="closing"/>, which the store's actors complete; throws when the actor system they run in
+    /// terminated first (a caller's system whose shutdown did not close the store): its actors are gone and never answer,
+    /// and the close goes on to release the files and the lock.
+    /// </summary>
+    private async Task UnlessTerminatedAsync(Task closing)
+    {
+        if (await Task.WhenAny(closing, _system.WhenTerminated).ConfigureAwait(false) != closing)
+        {
+            throw new InvalidOperationException("The actor system the store's actors ran in terminated before they closed; the store let go of its files without them.");
+        }
+
+        await closing.ConfigureAwait(false);
+    }
+
     private async Task CloseCoreAsync(bool terminateSystem)
     {
         // No load starts once disposal has begun (GetCollection checks under the lock); those running end first, so
@@ -495,9 +510,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
                 await sweeper.DisposeAsync().ConfigureAwait(false);
             }
 
-            await _units.CloseAsync().ConfigureAwait(false);
+            await UnlessTerminatedAsync(_units.CloseAsync()).ConfigureAwait(false);
             await Task.WhenAll(compactors.Select(c => c.StopAsync())).ConfigureAwait(false);
-            await Task.WhenAll(writers.Select(w => w.CloseAsync())).ConfigureAwait(false);
+            await UnlessTerminatedAsync(Task.WhenAll(writers.Select(w => w.CloseAsync()))).ConfigureAwait(false);
         }
         catch (Exception e)
         {

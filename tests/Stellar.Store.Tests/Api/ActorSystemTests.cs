@@ -79,6 +79,31 @@ public sealed class ActorSystemTests : IAsyncLifetime
     }
 
     /// <summary>
+    /// The caller's system terminated without its coordinated shutdown closing the store (the store's close had begun
+    /// before, or the shutdown does not run at termination): the store's actors are gone, and the close that follows
+    /// still ends and lets go of the directory's lock instead of waiting for their answer for ever.
+    /// </summary>
+    [Fact]
+    public async Task DisposeAsync_AfterTheCallersSystemTerminated_EndsAndLeavesTheStoreFreeToOpen()
+    {
+        var storage = new MemoryStorage();
+        var system = ActorSystem.Create("terminating-system", ConfigurationFactory.ParseString("""
+            akka.loglevel = WARNING
+            akka.coordinated-shutdown.run-by-actor-system-terminate = off
+            akka.coordinated-shutdown.run-by-clr-shutdown-hook = off
+            """));
+        var store = await StellarStore.OpenAsync(storage, new StoreOptions { ActorSystem = system });
+        await store.GetCollection<int, Player>("players", p => p.Id).InsertAsync(new Player(1, "one", 1, 1));
+        await system.Terminate();
+
+        await store.DisposeAsync().AsTask().ContinueWith(_ => { }, TaskScheduler.Default).WaitAsync(TimeSpan.FromSeconds(30));
+        await using (var reopened = await StellarStore.OpenAsync(storage, new StoreOptions { ActorSystem = _system }))
+        {
+            Assert.Equal("one", reopened.GetCollection<int, Player>("players", p => p.Id).Get(1)!.Name);
+        }
+    }
+
+    /// <summary>
     /// Buffered writes that only the store's memory holds: the system's coordinated shutdown must flush them to the
     /// device (a power loss right after keeps them) and release the store, which then refuses writes.
     /// </summary>
