@@ -1,4 +1,3 @@
-using System.Collections.Immutable;
 using System.Collections.Concurrent;
 using Akka.Actor;
 using Akka.Persistence;
@@ -50,9 +49,9 @@ public sealed class JournalDiskFullTests : IDisposable
             while (failure is null)
             {
                 Assert.True(written.Count < 10_000, "a 1 MiB disk filled");
-                var payload = string.Concat(Enumerable.Range(0, 64).Select(_ => Guid.NewGuid().ToString("N")));
+                var payload = JournalWrites.Incompressible(64);
                 written.Add(payload);
-                failure = await WriteAsync(journal, inbox, written.Count, payload);
+                failure = await JournalWrites.WriteAsync(journal, inbox, PersistenceId, written.Count, payload);
             }
 
             acknowledged = written.Count - 1;
@@ -67,7 +66,7 @@ public sealed class JournalDiskFullTests : IDisposable
 
             var next = "after the disk had room again";
             written.Add(next);
-            Assert.Null(await WriteAsync(journal, inbox, written.Count, next));
+            Assert.Null(await JournalWrites.WriteAsync(journal, inbox, PersistenceId, written.Count, next));
 
             // The live query started before the disk filled follows the reopened store: every event once, in order.
             var deadline = DateTime.UtcNow + Wait;
@@ -91,24 +90,6 @@ public sealed class JournalDiskFullTests : IDisposable
             var journal = Akka.Persistence.Persistence.Instance.Apply(system).JournalFor(null);
             Assert.Equal(written.Count, await ReplayAsync(journal, Inbox.Create(system), written));
             await system.Terminate();
-        }
-    }
-
-    /// <summary>Writes event <paramref name="sequenceNr"/>; returns null when the journal acknowledged it, else the cause of its failure.</summary>
-    private static async Task<Exception?> WriteAsync(IActorRef journal, Inbox inbox, long sequenceNr, string payload)
-    {
-        var persistent = new Persistent(payload, sequenceNr, PersistenceId, string.Empty, false, ActorRefs.NoSender, "writer");
-        journal.Tell(new WriteMessages([new AtomicWrite(ImmutableList.Create<IPersistentRepresentation>(persistent))], inbox.Receiver, 1));
-        switch (await inbox.ReceiveAsync(Wait))
-        {
-            case WriteMessagesSuccessful:
-                Assert.IsType<WriteMessageSuccess>(await inbox.ReceiveAsync(Wait));
-                return null;
-            case WriteMessagesFailed failed:
-                Assert.IsType<WriteMessageFailure>(await inbox.ReceiveAsync(Wait));
-                return failed.Cause;
-            case var other:
-                throw new InvalidOperationException($"The journal answered a write with {other}.");
         }
     }
 
