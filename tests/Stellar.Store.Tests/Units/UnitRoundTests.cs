@@ -66,16 +66,7 @@ public sealed class UnitRoundTests : IDisposable
         });
 
         // A round in flight, stalled in its write: the next two units queue behind it and form one round.
-        storage.Shut();
-        var first = store.WriteAsync(tx =>
-        {
-            tx.In(b).Insert(new Account(100, 0));
-            tx.In(c).Insert(new Account(100, 0));
-        });
-        while (storage.Stalled == 0)
-        {
-            await Task.Delay(1);
-        }
+        var first = await StallARoundAsync(store, storage, b, c);
 
         // The earlier unit inserts key 1 in a, and is rejected in b (key 5 exists); the later one inserts key 1 in a
         // too. In no order of the two is the later one a duplicate: the earlier one never stores its key 1.
@@ -115,16 +106,7 @@ public sealed class UnitRoundTests : IDisposable
         });
 
         // A round in flight, stalled in its write: the next three units queue behind it and form one round.
-        storage.Shut();
-        var first = store.WriteAsync(tx =>
-        {
-            tx.In(b).Insert(new Account(100, 0));
-            tx.In(c).Insert(new Account(100, 0));
-        });
-        while (storage.Stalled == 0)
-        {
-            await Task.Delay(1);
-        }
+        var first = await StallARoundAsync(store, storage, b, c);
 
         // The first is rejected in b (key 5 exists); the second conflicts with it in a only (both insert key 1) and sets
         // c's record 6 to 1; the third, issued last, sets it to 2. Issued in this order, the third's value is the one kept.
@@ -165,16 +147,7 @@ public sealed class UnitRoundTests : IDisposable
             tx.In(b).Insert(new Account(50, 0));
         });
 
-        storage.Shut();
-        var first = store.WriteAsync(tx =>
-        {
-            tx.In(a).Insert(new Account(100, 0));
-            tx.In(b).Insert(new Account(100, 0));
-        });
-        while (storage.Stalled == 0)
-        {
-            await Task.Delay(1);
-        }
+        var first = await StallARoundAsync(store, storage, a, b);
 
         var earlier = store.WriteAsync(tx =>
         {
@@ -193,5 +166,26 @@ public sealed class UnitRoundTests : IDisposable
         await Assert.ThrowsAsync<DuplicateKeyException>(() => duplicate.WaitAsync(Hang));
         Assert.Equal(1, a.Get(1)!.Gold);
         Assert.False(b.TryGet(2, out _));
+    }
+
+    /// <summary>
+    /// Shuts <paramref name="storage"/> and starts a round of one unit in <paramref name="x"/> and <paramref name="y"/>
+    /// (key 100 in each), which stalls in its write: units written next queue behind it and form one round once the
+    /// storage opens. Returns the stalled round's task.
+    /// </summary>
+    private static async Task<Task> StallARoundAsync(StellarStore store, GatedStorage storage, Collection<int, Account> x, Collection<int, Account> y)
+    {
+        storage.Shut();
+        var round = store.WriteAsync(tx =>
+        {
+            tx.In(x).Insert(new Account(100, 0));
+            tx.In(y).Insert(new Account(100, 0));
+        });
+        while (storage.Stalled == 0)
+        {
+            await Task.Delay(1);
+        }
+
+        return round;
     }
 }
