@@ -19,9 +19,12 @@ namespace Stellar.Store.Actors;
 /// part is written, the writer takes nothing else until <see cref="WriterProtocol.Decide"/> publishes the part, and
 /// nothing until <see cref="WriterProtocol.Resume"/>: no write of this collection is ever checked against, or ordered
 /// after, a part whose round might not commit.</para>
-/// Failure: a failed commit or flush faults the collection. Every write of the failed group, every queued write
+/// <para>Failure: a failed commit or flush faults the collection. Every write of the failed group, every queued write
 /// and every later write fails with the sink's fault exception; nothing is acknowledged that was not written, and
-/// the actor does not restart into silently losing writes. Reopening the store recovers.
+/// the actor does not restart into silently losing writes. Reopening the store recovers. Anything else that throws on
+/// the writer's turn (the sink staging, starting a commit or a flush, a caller's task, the writer itself)
+/// faults the collection the same way instead of reaching the supervisor, which would stop the writer with callers
+/// still waiting on it (see <see cref="AroundReceive"/>).</para>
 /// </remarks>
 /// <typeparam name="TWrite">The sink's write type, carried unopened.</typeparam>
 /// <typeparam name="TResult">The sink's result type, handed to the caller unopened.</typeparam>
@@ -71,6 +74,24 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         Receive<WriterProtocol.Flush>(OnFlush);
         Receive<WriterProtocol.Flushed>(OnFlushed);
         Receive<WriterProtocol.Close>(OnClose);
+    }
+
+    /// <summary>
+    /// Handles <paramref name="message"/>; an exception that escapes its handler faults the collection (see
+    /// <see cref="Threw"/>) instead of going to the supervisor. Stopped there, the writer would leave every caller
+    /// waiting on it waiting forever, and its collection looking healthy; restarted, it would have forgotten its group.
+    /// </summary>
+    protected override bool AroundReceive(Receive receive, object message)
+    {
+        try
+        {
+            return base.AroundReceive(receive, message);
+        }
+        catch (Exception e)
+        {
+            Threw(e);
+            return true;
+        }
     }
 
     private void OnAppend(WriterProtocol.Append<TWrite, TResult> append)
@@ -188,28 +209,17 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         // never with other writes.
         while (_queued.TryPeek(out var next) && (taken == 0 || (bytes + next.Bytes <= _maxGroupBytes && _sink.StandsAlone(next.Write) == alone)))
         {
-            _queued.Dequeue();
             if (taken++ == 0)
             {
                 alone = _sink.StandsAlone(next.Write);
             }
 
             bytes += next.Bytes;
-            Exception? rejection;
-            TResult result;
-            try
-            {
-                rejection = _sink.Stage(next.Write, out result);
-            }
-            catch (Exception e)
-            {
-                // The sink threw instead of answering (a user's key type's hash or comparison, say): what it staged is
-                // not known, so the collection faults rather than guess. Nothing of the group was written; a writer
-                // that threw here instead would stop, and its callers would wait forever.
-                StagingThrew(next, e);
-                return;
-            }
 
+            // Taken off the queue only once staged: a sink that throws instead of answering (a user's key type's hash or
+            // comparison, say) leaves the write queued, where the fault fails it with the rest (see Threw).
+            var rejection = _sink.Stage(next.Write, out var result);
+            _queued.Dequeue();
             if (next is WriterProtocol.Prepare<TWrite> prepare)
             {
                 if (rejection is null)
@@ -308,9 +318,9 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
             return;
         }
 
-        _sink.Unstage();
         _held = null;
         _busy = false;
+        _sink.Unstage();
         StartGroup();
     }
 
@@ -343,9 +353,9 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
             return;
         }
 
-        _sink.EndPart();
         _parked = null;
         _busy = false;
+        _sink.EndPart();
         if (_queued.Count > 0 && _fault is null)
         {
             StartGroup();
@@ -383,11 +393,14 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
             return;
         }
 
+        // The flushes are taken from the list only once the sink has the flush: a sink that throws instead leaves them
+        // there, where the fault fails them (see Threw).
+        var flushing = _sink.FlushAsync();
         var flushes = _flushesAfterGroup.ToArray();
         _flushesAfterGroup.Clear();
         _busy = true;
         var self = Self;
-        _sink.FlushAsync().ContinueWith(
+        flushing.ContinueWith(
             static (task, state) =>
             {
                 var (actor, done) = ((IActorRef, WriterProtocol.Flush[]))state!;
@@ -476,19 +489,28 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         }
     }
 
-    /// <summary>Staging <paramref name="next"/> threw <paramref name="cause"/>: it, the group staged so far and every queued write fail with the fault.</summary>
-    private void StagingThrew(WriterProtocol.Queued<TWrite> next, Exception cause)
+    /// <summary>
+    /// Something threw on the writer's turn instead of answering, <paramref name="cause"/>: the collection faults as a
+    /// failed commit faults it. What threw may have left the sink half way, and whatever the group in flight wrote may be
+    /// on disk, so nothing is undone here and nothing more is committed: every write staged, queued or waiting for a
+    /// flush fails with the sink's fault (outcome uncertain, never "not stored"), and so does a round's part being
+    /// written, to its coordinator; a close in progress ends. Nothing of the sink is called here but
+    /// <see cref="ICommitSink{TWrite,TResult}.Fault"/>; reopening the store recovers what the files hold.
+    /// </summary>
+    private void Threw(Exception cause)
     {
-        _sink.Discard();
         FailAll(cause);
         var failure = _sink.Fault(_fault!);
-        if (next is WriterProtocol.Prepare<TWrite> prepare)
+        if (_writing is { } part)
         {
-            RejectPart(prepare, failure);
+            _writing = null;
+            part.Coordinator.Tell(new UnitProtocol.PartFailed(part.Round, part.Participant, failure));
         }
-        else
+
+        if (_closing is not null)
         {
-            ((WriterProtocol.Append<TWrite, TResult>)next).Completion.TrySetException(failure);
+            _closing.Completion.TrySetException(failure);
+            Context.Stop(Self);
         }
     }
 

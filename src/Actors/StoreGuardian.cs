@@ -4,7 +4,8 @@ namespace Stellar.Store.Actors;
 
 /// <summary>
 /// The parent of a store's writer actors. A writer that throws is stopped, not restarted: a restarted writer
-/// would have forgotten its failed group, and the design never lets a collection silently lose writes.
+/// would have forgotten its failed group, and the design never lets a collection silently lose writes. A writer faults
+/// its collection on whatever throws on its turn instead of throwing, so this strategy is only the last line.
 /// </summary>
 /// <remarks>
 /// A start that fails is answered with its failure rather than thrown: a guardian that threw would be restarted, and

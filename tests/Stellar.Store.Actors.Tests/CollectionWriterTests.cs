@@ -13,6 +13,12 @@ public sealed class CollectionWriterTests : TestKit
 
         public bool FailCommits { get; set; }
 
+        /// <summary>Commits throw instead of returning their task, as a bug in the engine would.</summary>
+        public bool CommitsThrow { get; set; }
+
+        /// <summary>Flushes throw instead of returning their task, as a bug in the engine would.</summary>
+        public bool FlushesThrow { get; set; }
+
         /// <summary>While not null, commits wait for it.</summary>
         public TaskCompletionSource? Gate { get; set; }
 
@@ -51,7 +57,10 @@ public sealed class CollectionWriterTests : TestKit
             return null;
         }
 
-        public async Task CommitAsync(Action<IReadOnlyList<PartBlock>>? partPlaced)
+        public Task CommitAsync(Action<IReadOnlyList<PartBlock>>? partPlaced) =>
+            CommitsThrow ? throw new InvalidOperationException("commit threw") : CommitCoreAsync();
+
+        private async Task CommitCoreAsync()
         {
             Interlocked.Increment(ref _commitsStarted);
             if (Gate is { } gate)
@@ -82,7 +91,7 @@ public sealed class CollectionWriterTests : TestKit
 
         public void EndPart() => throw new NotSupportedException("this sink is never sent a round's part");
 
-        public Task FlushAsync() => Task.CompletedTask;
+        public Task FlushAsync() => FlushesThrow ? throw new InvalidOperationException("flush threw") : Task.CompletedTask;
 
         public Exception Fault(Exception cause) => new InvalidOperationException("faulted", cause);
     }
@@ -179,6 +188,63 @@ public sealed class CollectionWriterTests : TestKit
         await Assert.ThrowsAsync<InvalidOperationException>(() => handle.FlushAsync().WaitAsync(TimeSpan.FromSeconds(30)));
         Assert.Equal(new[] { 1 }, sink.Committed);
         await handle.CloseAsync().WaitAsync(TimeSpan.FromSeconds(30));
+    }
+
+    [Fact]
+    public async Task Append_WhenTheSinkThrowsStartingACommit_FailsEveryWaitingCallerWithTheFaultAndFaultsTheCollection()
+    {
+        var sink = new SetSink();
+        var status = new WriterStatus();
+        using var handle = new WriterHandle<int, int>(Sys.ActorOf(CollectionWriterProps.Create(sink, long.MaxValue, status)), 16);
+        await Send(handle, 1);
+        sink.CommitsThrow = true;
+
+        // Callers waiting on the group get the sink's fault, which says the outcome is uncertain, not that nothing was stored.
+        var writes = new[] { 2, 3, 4 }.Select(k => Send(handle, k)).ToArray();
+        foreach (var write in writes)
+        {
+            var failed = await Answered.FailureAsync(write, "a write whose commit threw");
+            Assert.Equal("faulted", failed.Message);
+            Assert.Equal("commit threw", failed.InnerException?.Message);
+        }
+
+        // Faulted as a failed fsync faults it: shown to health checks, and later writes and flushes refused.
+        sink.CommitsThrow = false;
+        Assert.Equal("faulted", status.Fault?.Message);
+        Assert.Equal("faulted", (await Answered.FailureAsync(Send(handle, 5), "a write after the fault")).Message);
+        Assert.Equal("faulted", (await Answered.FailureAsync(handle.FlushAsync(), "a flush after the fault")).Message);
+        Assert.Equal(new[] { 1 }, sink.Committed);
+        await handle.CloseAsync().WaitAsync(Answered.Bound);
+    }
+
+    [Fact]
+    public async Task Flush_WhenTheSinkThrowsStartingIt_FailsTheWaitingFlushWithTheFaultAndFaultsTheCollection()
+    {
+        var sink = new SetSink { FlushesThrow = true };
+        var status = new WriterStatus();
+        using var handle = new WriterHandle<int, int>(Sys.ActorOf(CollectionWriterProps.Create(sink, long.MaxValue, status)), 16);
+        await Send(handle, 1);
+
+        var failed = await Answered.FailureAsync(handle.FlushAsync(), "a flush that threw");
+        Assert.Equal("faulted", failed.Message);
+        Assert.Equal("flush threw", failed.InnerException?.Message);
+        Assert.Equal("faulted", status.Fault?.Message);
+        Assert.Equal("faulted", (await Answered.FailureAsync(Send(handle, 2), "a write after the fault")).Message);
+        Assert.Equal(new[] { 1 }, sink.Committed);
+    }
+
+    [Fact]
+    public async Task Append_WhenTheSinkThrowsTellingWhetherAWriteStandsAlone_FailsThatWriteWithTheFault()
+    {
+        var sink = new SetSink { Alone = key => key == 2 ? throw new InvalidOperationException("stands alone threw") : false };
+        using var handle = new WriterHandle<int, int>(Sys.ActorOf(CollectionWriterProps.Create(sink)), 16);
+        await Send(handle, 1);
+
+        var failed = await Answered.FailureAsync(Send(handle, 2), "a write the sink threw on");
+        Assert.Equal("faulted", failed.Message);
+        Assert.Equal("stands alone threw", failed.InnerException?.Message);
+        Assert.Equal("faulted", (await Answered.FailureAsync(Send(handle, 3), "a write after the fault")).Message);
+        Assert.Equal(new[] { 1 }, sink.Committed);
     }
 
     [Fact]
