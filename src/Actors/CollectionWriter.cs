@@ -22,9 +22,9 @@ namespace Stellar.Store.Actors;
 /// <para>Failure: a failed commit or flush faults the collection. Every write of the failed group, every queued write
 /// and every later write fails with the sink's fault exception; nothing is acknowledged that was not written, and
 /// the actor does not restart into silently losing writes. Reopening the store recovers. Anything else that throws on
-/// the writer's turn (the sink staging, starting a commit or a flush, a caller's task, the writer itself)
-/// faults the collection the same way instead of reaching the supervisor, which would stop the writer with callers
-/// still waiting on it (see <see cref="AroundReceive"/>).</para>
+/// the writer's turn (the sink staging, starting a commit or a flush, publishing a part, a caller's task, the writer
+/// itself) faults the collection the same way instead of reaching the supervisor, which would stop the writer with
+/// callers still waiting on it (see <see cref="AroundReceive"/>).</para>
 /// </remarks>
 /// <typeparam name="TWrite">The sink's write type, carried unopened.</typeparam>
 /// <typeparam name="TResult">The sink's result type, handed to the caller unopened.</typeparam>
@@ -304,6 +304,13 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         }
 
         _held = null;
+        if (_fault is not null)
+        {
+            // Faulted while the part was held: a faulted collection commits nothing more.
+            part.Coordinator.Tell(new UnitProtocol.PartFailed(part.Round, part.Participant, _sink.Fault(_fault)));
+            return;
+        }
+
         _writing = part;
         if (CommitGroup())
         {
@@ -331,17 +338,19 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
             return;
         }
 
-        _writing = null;
         if (decide.Failure is not null)
         {
             // The round may or may not commit at the next open: this collection cannot go on as if it knew.
+            _writing = null;
             _busy = false;
             FailAll(new IOException($"A cross-collection write's outcome is uncertain: {decide.Failure.Message}", decide.Failure));
             RunPendingFlushes();
             return;
         }
 
+        // Still the part being written while it is published: a publish that throws fails it to the coordinator (see Threw).
         _sink.PublishPart(part.Round);
+        _writing = null;
         _parked = part;
         part.Coordinator.Tell(new UnitProtocol.PartPublished(part.Round, part.Participant));
     }
@@ -494,7 +503,7 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
     /// failed commit faults it. What threw may have left the sink half way, and whatever the group in flight wrote may be
     /// on disk, so nothing is undone here and nothing more is committed: every write staged, queued or waiting for a
     /// flush fails with the sink's fault (outcome uncertain, never "not stored"), and so does a round's part being
-    /// written, to its coordinator; a close in progress ends. Nothing of the sink is called here but
+    /// written or published, to its coordinator; a close in progress ends. Nothing of the sink is called here but
     /// <see cref="ICommitSink{TWrite,TResult}.Fault"/>; reopening the store recovers what the files hold.
     /// </summary>
     private void Threw(Exception cause)

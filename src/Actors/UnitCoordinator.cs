@@ -26,7 +26,8 @@ namespace Stellar.Store.Actors;
 /// Failure: a part that fails to write, or a decision whose record fails, leaves the round's outcome uncertain. Every
 /// participant faults (reopening the store resolves the round from what is on disk, never by undoing it here), and the
 /// coordinator starts a new session id, so that no later decision can ever cover the uncertain round. A failed
-/// decision also faults the coordinator: the unit log's outcome is unknown.
+/// decision also faults the coordinator: the unit log's outcome is unknown. A participant that faults publishing its
+/// part fails the units with its fault, but the round is committed and the other participants go on.
 /// </remarks>
 internal sealed class UnitCoordinator : ReceiveActor
 {
@@ -59,9 +60,9 @@ internal sealed class UnitCoordinator : ReceiveActor
         Receive<UnitProtocol.PartRejected>(m => OnStaged(m.Round, m.Participant, m.Cause));
         Receive<UnitProtocol.PartPlaced>(OnPlaced);
         Receive<UnitProtocol.PartWritten>(m => OnWritten(m.Round, m.Participant, null));
-        Receive<UnitProtocol.PartFailed>(m => OnWritten(m.Round, m.Participant, m.Cause));
+        Receive<UnitProtocol.PartFailed>(OnFailed);
         Receive<UnitProtocol.Decided>(OnDecided);
-        Receive<UnitProtocol.PartPublished>(m => OnPublished(m.Round));
+        Receive<UnitProtocol.PartPublished>(m => OnPublished(m.Round, null));
         Receive<UnitProtocol.Close>(OnClose);
     }
 
@@ -241,6 +242,18 @@ internal sealed class UnitCoordinator : ReceiveActor
         FinishWrite();
     }
 
+    private void OnFailed(UnitProtocol.PartFailed failed)
+    {
+        if (IsCurrent(failed.Round, UnitRound.Step.Publish))
+        {
+            OnPublished(failed.Round, failed.Cause);
+        }
+        else
+        {
+            OnWritten(failed.Round, failed.Participant, failed.Cause);
+        }
+    }
+
     private void OnDecided(UnitProtocol.Decided decided)
     {
         if (!IsCurrent(decided.Round, UnitRound.Step.Write))
@@ -292,9 +305,20 @@ internal sealed class UnitCoordinator : ReceiveActor
         TellAll(new WriterProtocol.Decide(round.Number, null));
     }
 
-    private void OnPublished(long round)
+    /// <summary>
+    /// A participant published its part, or faulted publishing it (<paramref name="failure"/>). The round is committed
+    /// either way (its decision and every part are durable), so it is made visible and the other participants go on;
+    /// the units fail with the fault, since one collection cannot say what it shows of them until the store is reopened.
+    /// </summary>
+    private void OnPublished(long round, Exception? failure)
     {
-        if (!IsCurrent(round, UnitRound.Step.Publish) || --_round!.Pending > 0)
+        if (!IsCurrent(round, UnitRound.Step.Publish))
+        {
+            return;
+        }
+
+        _round!.Failure ??= failure;
+        if (--_round.Pending > 0)
         {
             return;
         }
@@ -304,7 +328,7 @@ internal sealed class UnitCoordinator : ReceiveActor
         _clock.MakeVisible(round);
         foreach (var unit in done.Units)
         {
-            unit.Complete(null);
+            unit.Complete(done.Failure);
         }
 
         TellAll(done, new WriterProtocol.Resume(round));

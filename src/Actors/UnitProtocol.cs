@@ -27,7 +27,10 @@ internal static class UnitProtocol
     /// <summary>Outcome: the participant's part is written and as durable as the store's mode promises, not yet visible.</summary>
     public sealed record PartWritten(long Round, int Participant);
 
-    /// <summary>Outcome: writing the participant's part failed; its outcome is uncertain and the participant is faulted.</summary>
+    /// <summary>
+    /// Outcome: writing the participant's part failed, or publishing it once written and decided did; its outcome is
+    /// uncertain and the participant is faulted.
+    /// </summary>
     public sealed record PartFailed(long Round, int Participant, Exception Cause);
 
     /// <summary>Outcome: the participant published its part.</summary>

@@ -61,7 +61,7 @@ internal sealed class UnitRound
     /// <summary>Answers still awaited at the current step.</summary>
     public int Pending { get; set; }
 
-    /// <summary>The first failure of a part's write.</summary>
+    /// <summary>The first failure of a part's write (at <see cref="Step.Write"/>) or publish (at <see cref="Step.Publish"/>).</summary>
     public Exception? Failure { get; set; }
 
     /// <summary>Which participants said where their part's blocks went.</summary>

@@ -33,6 +33,9 @@ internal sealed class PartSink : ICommitSink<SetWrite, int>
     /// <summary>Commits fail once written, as an fsync that fails does (a part has said where it went).</summary>
     public bool FailSyncs { get; set; }
 
+    /// <summary>The step of a round's part that throws, as a bug in the engine would: "unstage", "publish" or "end"; null: none.</summary>
+    public string? ThrowsAt { get; set; }
+
     /// <summary>The collection id this sink's part blocks name.</summary>
     public uint Id { get; } = (uint)Interlocked.Increment(ref _ids);
 
@@ -124,20 +127,37 @@ internal sealed class PartSink : ICommitSink<SetWrite, int>
         _part.Clear();
     }
 
-    public void Unstage() => _part.Clear();
+    public void Unstage()
+    {
+        ThrowIfAsked("unstage");
+        _part.Clear();
+    }
 
     public void PublishPart(long round)
     {
+        ThrowIfAsked("publish");
         Log.Enqueue($"publish {round}");
         _published.UnionWith(_written);
         _written.Clear();
     }
 
-    public void EndPart() => Log.Enqueue($"end {_partRound}");
+    public void EndPart()
+    {
+        ThrowIfAsked("end");
+        Log.Enqueue($"end {_partRound}");
+    }
 
     public Task FlushAsync() => Task.CompletedTask;
 
     public Exception Fault(Exception cause) => new InvalidOperationException("faulted", cause);
+
+    private void ThrowIfAsked(string step)
+    {
+        if (step == ThrowsAt)
+        {
+            throw new InvalidOperationException($"{step} threw");
+        }
+    }
 
     private bool Holds(int key) => _published.Contains(key) || _staged.Contains(key) || _part.Contains(key);
 }

@@ -221,6 +221,63 @@ public sealed class UnitCoordinatorTests : TestKit
     }
 
     [Fact]
+    public async Task Round_WhenAWriterThrowsPublishingItsPart_FailsTheUnitAsUncertainFaultsThatCollectionAndTheOthersGoOn()
+    {
+        var (sink1, p1) = Participant();
+        var (sink2, p2) = Participant();
+        sink1.ThrowsAt = "publish";
+
+        // The round was decided and every part written: its caller hears "faulted, outcome uncertain", never "not stored".
+        var failure = await Answered.FailureAsync(Submit(new SetUnit((p1, [1]), (p2, [1]))), "a unit whose publish threw");
+        Assert.Equal("faulted", failure.Message);
+        Assert.Equal("publish threw", failure.InnerException?.Message);
+        Assert.Equal(1, Assert.Single(_log.Decisions).Round);
+
+        // The other collection published the round and takes writes again; the one that threw refuses them.
+        Assert.Contains(1, sink2.Published);
+        Assert.Equal(2, await Answered.ResultAsync(p2.Writer.SubmitAsync(new SetWrite(2), CancellationToken.None), "a write to the other collection"));
+        Assert.Equal("faulted", (await Answered.FailureAsync(p1.Writer.SubmitAsync(new SetWrite(2), CancellationToken.None), "a write after the fault")).Message);
+        Assert.Equal("faulted", (await Answered.FailureAsync(Submit(new SetUnit((p1, [3]), (p2, [3]))), "a unit after the fault")).Message);
+        Assert.DoesNotContain(3, sink2.Published);
+    }
+
+    [Fact]
+    public async Task Round_WhenAWriterThrowsEndingAVisibleRound_CompletesTheUnitAndFaultsThatCollection()
+    {
+        var (sink1, p1) = Participant();
+        var (sink2, p2) = Participant();
+        sink1.ThrowsAt = "end";
+
+        // The round is published in both and visible: the unit succeeds; the writer throws after, ending it.
+        await Submit(new SetUnit((p1, [1]), (p2, [1]))).WaitAsync(Hang);
+        Assert.Contains(1, sink1.Published);
+        Assert.Contains(1, sink2.Published);
+        await AwaitConditionAsync(() => Task.FromResult(sink2.Log.Contains("end 1")));
+
+        var failure = await Answered.FailureAsync(p1.Writer.SubmitAsync(new SetWrite(3), CancellationToken.None), "a write after the fault");
+        Assert.Equal("faulted", failure.Message);
+        Assert.Equal("end threw", failure.InnerException?.Message);
+        Assert.Equal(3, await Answered.ResultAsync(p2.Writer.SubmitAsync(new SetWrite(3), CancellationToken.None), "a write to the other collection"));
+    }
+
+    [Fact]
+    public async Task Round_WhenAWriterThrowsDroppingAnAbortedPart_FailsTheUnitWithItsRejectionAndFaultsThatCollection()
+    {
+        var (sink1, p1) = Participant();
+        var (_, p2) = Participant();
+        await p2.Writer.SubmitAsync(new SetWrite(5), CancellationToken.None).WaitAsync(Hang);
+        sink1.ThrowsAt = "unstage";
+
+        // p2 rejects the unit, so p1 drops its staged part, and throws doing it. Nothing was written: the rejection stands.
+        var rejected = await Answered.FailureAsync(Submit(new SetUnit((p1, [1]), (p2, [5]))), "a rejected unit");
+        Assert.Contains("duplicate", rejected.Message);
+        var failure = await Answered.FailureAsync(p1.Writer.SubmitAsync(new SetWrite(2), CancellationToken.None), "a write after the fault");
+        Assert.Equal("faulted", failure.Message);
+        Assert.Equal("unstage threw", failure.InnerException?.Message);
+        Assert.Empty(sink1.Published);
+    }
+
+    [Fact]
     public async Task Close_WhileARoundIsInFlight_CompletesOnlyAfterTheRoundAndRefusesLaterUnits()
     {
         var (sink1, p1) = Participant();
