@@ -5,14 +5,16 @@ namespace Stellar.Store.Persistence.Storage;
 /// <summary>
 /// The store at one directory that the plugins of one actor system share, across its opens: open until the last plugin
 /// lets go, and opened again when it faulted (a storage failure such as a full disk, after which the store refuses every
-/// write until it is reopened) or could not be opened, so that the plugins go on once the cause is gone rather than
-/// failing until the process restarts.
+/// write until it is reopened) or could not be opened for a cause that may pass (the directory locked by another
+/// process, an I/O error), so that the plugins go on once the cause is gone rather than failing until the process
+/// restarts. An open that failed for a cause only a person can mend (see <see cref="IsPermanent"/>) is not run again:
+/// every call fails with its exception until the last plugin lets go (the actor system terminates).
 /// </summary>
 /// <remarks>
 /// <para>A reopen recovers what the store's files hold, as a restart would: a write whose outcome was uncertain is kept or
-/// not as the disk has it, never undone. Operations still under way on the faulted store fail; the journal's and the
-/// snapshot store's next ones use the reopened store, and a live query of the read journal that read the faulted store
-/// fails its stream.</para>
+/// not as the disk has it, never undone; and an open never changes or deletes data to succeed. Operations still under way
+/// on the faulted store fail; the journal's and the snapshot store's next ones use the reopened store, and a live query
+/// of the read journal that read the faulted store fails its stream.</para>
 /// <para>Thread safety: every member may be called from any thread.</para>
 /// </remarks>
 internal sealed class StoreSlot
@@ -23,14 +25,14 @@ internal sealed class StoreSlot
     private Task<SharedStore> _current;
     private bool _closed;
 
-    /// <summary>A slot whose store <paramref name="open"/> opens (now, and again after a fault or a failed open).</summary>
+    /// <summary>A slot whose store <paramref name="open"/> opens (now, and again after a fault or an open that failed for a cause that may pass).</summary>
     public StoreSlot(PluginSettings settings, string pluginId, Func<Task<SharedStore>> open, ILoggingAdapter log)
     {
         Settings = settings;
         PluginId = pluginId;
         _open = open;
         _log = log;
-        _current = open();
+        _current = OpenAsync();
     }
 
     /// <summary>The settings the store was opened with.</summary>
@@ -43,8 +45,9 @@ internal sealed class StoreSlot
     public int References { get; set; } = 1;
 
     /// <summary>
-    /// The open store: the one being opened or reopened, or a new open when the last one failed (so that a cause that
-    /// went away, a lock another process held, say, stops failing the plugins).
+    /// The open store: the one being opened or reopened, or a new open when the last one failed for a cause that may pass
+    /// (so that a cause that went away, a lock another process held, say, stops failing the plugins); the last open's
+    /// failure, the same exception at every call, when its cause was permanent (see <see cref="IsPermanent"/>).
     /// </summary>
     /// <exception cref="ObjectDisposedException">The last plugin let go of the store.</exception>
     public Task<SharedStore> CurrentAsync()
@@ -52,9 +55,9 @@ internal sealed class StoreSlot
         lock (_gate)
         {
             ObjectDisposedException.ThrowIf(_closed, this);
-            if (_current.IsFaulted || _current.IsCanceled)
+            if (_current.IsCanceled || (_current.IsFaulted && !IsPermanent(_current.Exception!.InnerException!)))
             {
-                _current = _open();
+                _current = OpenAsync();
             }
 
             return _current;
@@ -115,6 +118,28 @@ internal sealed class StoreSlot
             _log.Warning(e, "Closing the faulted store at '{0}' failed.", Settings.Path);
         }
 
-        return await _open().ConfigureAwait(false);
+        return await OpenAsync().ConfigureAwait(false);
     }
+
+    /// <summary>Opens the store; a permanent failure is logged here, once, as the plugins will not open again.</summary>
+    private async Task<SharedStore> OpenAsync()
+    {
+        try
+        {
+            return await _open().ConfigureAwait(false);
+        }
+        catch (Exception e) when (IsPermanent(e))
+        {
+            _log.Error(e, "The store at '{0}' cannot be opened with the persistence plugins' settings; they fail every call with this error, without opening again, until the actor system restarts.", Settings.Path);
+            throw;
+        }
+    }
+
+    /// <summary>
+    /// Whether opening again cannot mend <paramref name="e"/> while the plugins run with the same settings: a wrong key or
+    /// passphrase, a store of a newer format, damaged or stale files (which the open refuses rather than change), options
+    /// the store refuses. Opening again would only fail again, after the key derivation, which is slow on purpose.
+    /// </summary>
+    private static bool IsPermanent(Exception e) =>
+        e is WrongKeyException or IncompatibleFormatException or CorruptBlockException or CorruptStoreException or StaleManifestException or ArgumentException;
 }

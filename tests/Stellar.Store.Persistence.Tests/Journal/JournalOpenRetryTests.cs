@@ -4,8 +4,9 @@ using Akka.Persistence;
 namespace Stellar.Store.Persistence.Tests.Journal;
 
 /// <summary>
-/// A journal whose store could not be opened (another server held its directory) opens it at a later call once the
-/// cause is gone, instead of failing every call until the process restarts.
+/// A journal whose store could not be opened for a cause that may pass (another server held its directory) opens it at
+/// a later call once the cause is gone, instead of failing every call until the process restarts; one whose store cannot
+/// be opened with its settings (a wrong passphrase) fails every call with that cause, without opening again.
 /// </summary>
 public sealed class JournalOpenRetryTests : IDisposable
 {
@@ -39,6 +40,36 @@ public sealed class JournalOpenRetryTests : IDisposable
         finally
         {
             await holder.Terminate();
+            await system.Terminate();
+        }
+    }
+
+    [Fact]
+    public async Task Journal_WhosePassphraseDoesNotOpenTheStore_FailsEveryCallWithTheSameWrongKeyException()
+    {
+        await using (await StellarStore.OpenAsync(_directory, new StoreOptions { Compression = Compression.Lz4, EncryptionPassphrase = "the server's" }))
+        {
+        }
+
+        using var system = ActorSystem.Create("wrong-passphrase", PluginTestConfig.For(_directory, extra: """
+            akka.persistence.journal.stellar.encryption-passphrase = "a typo"
+            akka.persistence.snapshot-store.stellar.encryption-passphrase = "a typo"
+            """));
+        try
+        {
+            var persistence = Akka.Persistence.Persistence.Instance.Apply(system);
+            var journal = persistence.JournalFor(null);
+            var inbox = Inbox.Create(system);
+            var cause = Assert.IsType<WrongKeyException>(await JournalWrites.WriteAsync(journal, inbox, "hero", 1, "first"));
+
+            // The open is not run again (its key derivation is slow on purpose): the journal's and the snapshot store's
+            // later calls fail with the cause the open found.
+            Assert.Same(cause, await JournalWrites.WriteAsync(journal, inbox, "hero", 1, "first"));
+            persistence.SnapshotStoreFor(null).Tell(new LoadSnapshot("hero", SnapshotSelectionCriteria.Latest, long.MaxValue), inbox.Receiver);
+            Assert.Same(cause, Assert.IsType<LoadSnapshotFailed>(await inbox.ReceiveAsync(Wait)).Cause);
+        }
+        finally
+        {
             await system.Terminate();
         }
     }
