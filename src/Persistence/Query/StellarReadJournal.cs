@@ -23,8 +23,9 @@ namespace Stellar.Store.Persistence.Query;
 /// repeats nothing. Only events whose writes completed are delivered; deleted events are not.</para>
 /// <para>Events are deserialized with Akka's serialization, as the journal replays them; read event adapters are not
 /// applied. The store is opened (or shared with the journal, when it has it open) at the first query, and released when
-/// the actor system terminates. A live query waiting for new events follows the store when the plugins reopen it after
-/// a storage fault (see docs/persistence.md), delivering every event once, in order.</para>
+/// the actor system terminates. A query, waiting for new events or reading stored ones, reads on from where it was
+/// when the plugins reopen the store after a storage fault (see docs/persistence.md): a live one delivers every event
+/// once, in order, and a current one completes at the end it had when it started.</para>
 /// <para>Thread safety: every member may be called from any thread; each materialized stream is independent.</para>
 /// </remarks>
 public sealed class StellarReadJournal : IReadJournal,
@@ -96,15 +97,25 @@ public sealed class StellarReadJournal : IReadJournal,
     private async IAsyncEnumerable<EventEnvelope> ByPersistenceIdAsync(string persistenceId, long from, long to, bool live, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         var next = Math.Max(from, 1);
+        long? bound = null;
+        EventLog? closed = null;
         while (true)
         {
-            var log = await LogAsync().ConfigureAwait(false);
+            var log = await LogAsync(closed).ConfigureAwait(false);
             await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
-            var end = live ? to : Math.Min(to, log.HighestSequenceNr(persistenceId));
-            foreach (var record in log.Read(persistenceId, next, end))
+            var end = live ? to : (bound ??= Math.Min(to, log.HighestSequenceNr(persistenceId)));
+            using (var records = log.Read(persistenceId, next, end).GetEnumerator())
             {
-                yield return Envelope(record);
-                next = record.SequenceNr + 1;
+                while (Next(records, log, ref closed) is { } record)
+                {
+                    yield return Envelope(record);
+                    next = record.SequenceNr + 1;
+                }
+            }
+
+            if (ReferenceEquals(closed, log))
+            {
+                continue;
             }
 
             if (tail is null)
@@ -161,14 +172,15 @@ public sealed class StellarReadJournal : IReadJournal,
     private async IAsyncEnumerable<EventEnvelope> ByTagAsync(string tag, long after, bool live, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         var last = after;
+        long? bound = null;
+        EventLog? closed = null;
         while (true)
         {
-            var log = await LogAsync().ConfigureAwait(false);
+            var log = await LogAsync(closed).ConfigureAwait(false);
             await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
-            var upTo = log.LastOrdering;
-            while (true)
+            var upTo = live ? log.LastOrdering : (bound ??= log.LastOrdering);
+            while (ReadTagged(log, tag, last, upTo, ref closed) is { } page)
             {
-                var page = log.ReadTagged(tag, last, upTo, _bufferSize);
                 foreach (var record in page.Events)
                 {
                     yield return Envelope(record);
@@ -179,6 +191,11 @@ public sealed class StellarReadJournal : IReadJournal,
                 {
                     break;
                 }
+            }
+
+            if (ReferenceEquals(closed, log))
+            {
+                continue;
             }
 
             if (tail is null)
@@ -203,12 +220,50 @@ public sealed class StellarReadJournal : IReadJournal,
         return new EventEnvelope(new Sequence(record.Ordering), record.PersistenceId, record.SequenceNr, payload, record.Timestamp, [.. record.Tags]);
     }
 
-    /// <summary>The events of the store as it is open now (reopened after a fault, see <see cref="StoreSlot"/>).</summary>
-    private async Task<EventLog> LogAsync()
+    /// <summary>
+    /// The next of <paramref name="records"/>, read from <paramref name="log"/>; null at their end, or when the store
+    /// closed under the read (<paramref name="closed"/> is then <paramref name="log"/>, and the query reads on from the
+    /// store as it is open now, as a live query's tail does).
+    /// </summary>
+    private static JournalRecord? Next(IEnumerator<JournalRecord> records, EventLog log, ref EventLog? closed)
+    {
+        try
+        {
+            return records.MoveNext() ? records.Current : null;
+        }
+        catch (ObjectDisposedException)
+        {
+            closed = log;
+            return null;
+        }
+    }
+
+    /// <summary>A page of <see cref="EventLog.ReadTagged"/>; null when the store closed under the read, as for <see cref="Next"/>.</summary>
+    private TaggedPage? ReadTagged(EventLog log, string tag, long after, long upTo, ref EventLog? closed)
+    {
+        try
+        {
+            return log.ReadTagged(tag, after, upTo, _bufferSize);
+        }
+        catch (ObjectDisposedException)
+        {
+            closed = log;
+            return null;
+        }
+    }
+
+    /// <summary>
+    /// The events of the store as it is open now (reopened after a fault, see <see cref="StoreSlot"/>). A query whose
+    /// store closed under it (<paramref name="closed"/>) fails when that store is still the one open: it was closed for
+    /// good (the actor system's shutdown), not reopened.
+    /// </summary>
+    private async Task<EventLog> LogAsync(EventLog? closed = null)
     {
         var lease = await _lease.Value.ConfigureAwait(false);
         var store = await lease.StoreAsync().ConfigureAwait(false);
-        return await store.EventsAsync(_settings.Collection).ConfigureAwait(false);
+        var log = await store.EventsAsync(_settings.Collection).ConfigureAwait(false);
+        ObjectDisposedException.ThrowIf(ReferenceEquals(log, closed), store.Store);
+        return log;
     }
 
     private async Task<StoreLease> AcquireAsync()

@@ -12,9 +12,9 @@ namespace Stellar.Store.Persistence.Storage;
 /// </summary>
 /// <remarks>
 /// <para>A reopen recovers what the store's files hold, as a restart would: a write whose outcome was uncertain is kept or
-/// not as the disk has it, never undone; and an open never changes or deletes data to succeed. Operations still under way
-/// on the faulted store fail; the journal's and the snapshot store's next ones use the reopened store, and a live query
-/// of the read journal that read the faulted store fails its stream.</para>
+/// not as the disk has it, never undone; and no open deletes or rewrites a committed block to make itself succeed. Calls
+/// of the journal and the snapshot store still under way on the faulted store fail, and their next ones use the
+/// reopened store; a query of the read journal reads on from where it was on the reopened store.</para>
 /// <para>Thread safety: every member may be called from any thread.</para>
 /// </remarks>
 internal sealed class StoreSlot
