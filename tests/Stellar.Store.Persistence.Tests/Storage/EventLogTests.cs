@@ -1,3 +1,4 @@
+using System.Security.Cryptography;
 using Akka.Actor;
 using Stellar.Store.Persistence.Records;
 using Stellar.Store.Persistence.Storage;
@@ -6,7 +7,7 @@ namespace Stellar.Store.Persistence.Tests.Storage;
 
 /// <summary>
 /// The journal's log below the actor: the delete marker that makes a delete atomic although its deletes go in
-/// batches, and the ordering numbers, checked against the change feed's commit order.
+/// batches, the ordering numbers, checked against the change feed's commit order, and a load retried after it failed.
 /// </summary>
 public sealed class EventLogTests : IAsyncLifetime
 {
@@ -65,6 +66,29 @@ public sealed class EventLogTests : IAsyncLifetime
         Assert.Equal(orderings.Max(), log.LastOrdering);
     }
 
+    [Fact]
+    public async Task EventsAsync_AfterALoadWhoseTagIndexFailedToBuild_LoadsAgainDeclaringTheIndexOnce()
+    {
+        await using var lease = await AcquireAsync();
+        var shared = await lease.StoreAsync();
+
+        // An event larger than the store keeps in memory, so that the tag index's build reads it from its shard file.
+        var events = await shared.Store.GetCollectionAsync<(string, long), JournalRecord>("akka-journal", r => (r.PersistenceId, r.SequenceNr));
+        await events.InsertAsync(new JournalRecord { PersistenceId = "p", SequenceNr = 1, Ordering = 1, Payload = RandomNumberGenerator.GetBytes(64 * 1024), Tags = ["gold"] });
+
+        // A read of the shard that fails once (a damaged byte, put back), as a flaky disk's does.
+        var shard = Directory.GetFiles(_directory, "*.shard").MaxBy(f => new FileInfo(f).Length)!;
+        FlipByte(shard, fromEnd: 100);
+        await Assert.ThrowsAsync<CorruptBlockException>(() => shared.EventsAsync("akka-journal"));
+        FlipByte(shard, fromEnd: 100);
+
+        var log = await shared.EventsAsync("akka-journal");
+        Assert.Equal([("p", 1L)], log.ReadTagged("gold", 0, log.LastOrdering, 10).Events.Select(r => (r.PersistenceId, r.SequenceNr)));
+        Assert.Equal(1, log.HighestSequenceNr("p"));
+        Assert.Equal(["p"], log.PersistenceIds);
+        Assert.Equal(1, log.LastOrdering);
+    }
+
     public Task InitializeAsync() => Task.CompletedTask;
 
     public async Task DisposeAsync()
@@ -80,6 +104,15 @@ public sealed class EventLogTests : IAsyncLifetime
             var outcome = await log.WriteAsync([new AtomicDraft([new JournalRecord { PersistenceId = persistenceId, SequenceNr = i, Payload = [1, 2, 3] }], null)]);
             Assert.Null(outcome[0]);
         }
+    }
+
+    private static void FlipByte(string path, int fromEnd)
+    {
+        using var file = new FileStream(path, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite);
+        file.Position = file.Length - fromEnd;
+        var b = file.ReadByte();
+        file.Position = file.Length - fromEnd;
+        file.WriteByte((byte)(b ^ 0x40));
     }
 
     private Task<StoreLease> AcquireAsync() =>
