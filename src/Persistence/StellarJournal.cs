@@ -23,7 +23,8 @@ namespace Stellar.Store.Persistence;
 /// block, an event already stored at that sequence number), is rejected (<c>WriteMessageRejected</c>): nothing of that
 /// <c>AtomicWrite</c> is stored, and the actor goes on. A write whose outcome is uncertain (an I/O error, the store
 /// closing) fails the whole call (<c>WriteMessageFailure</c>), and is never undone; after a storage fault the store is
-/// reopened for the calls that follow, as a restart would find it (see docs/persistence.md).</para>
+/// reopened for the calls that follow, as a restart would find it, and a replay under way reads on from the reopened
+/// store (see docs/persistence.md).</para>
 /// <para>Thread safety: an actor; Akka.Persistence calls it.</para>
 /// </remarks>
 public sealed class StellarJournal : AsyncWriteJournal
@@ -61,9 +62,41 @@ public sealed class StellarJournal : AsyncWriteJournal
     {
         ArgumentNullException.ThrowIfNull(recoveryCallback);
         var system = context.System;
+        var next = fromSequenceNr;
+        var left = max;
+        void Deliver(JournalRecord record)
+        {
+            recoveryCallback(ToRepresentation(system, record));
+            next = record.SequenceNr + 1;
+            left--;
+        }
 
-        // Off the journal's own turn: a long replay must not hold up other actors' writes.
-        await UseLogAsync(log => Task.Run(() => log.Replay(persistenceId, fromSequenceNr, toSequenceNr, max, record => recoveryCallback(ToRepresentation(system, record))))).ConfigureAwait(false);
+        // A replay whose store was reopened under it (after another actor's write faulted it) reads on from the reopened
+        // store where it was: the events it has still to give were acknowledged, and a reopen keeps them. One whose store
+        // was closed for good (still the one open) fails.
+        EventLog? closed = null;
+        while (true)
+        {
+            var done = await UseLogAsync(log => Task.Run(() =>
+            {
+                ObjectDisposedException.ThrowIf(ReferenceEquals(log, closed), log);
+                try
+                {
+                    // Off the journal's own turn: a long replay must not hold up other actors' writes.
+                    log.Replay(persistenceId, next, toSequenceNr, left, Deliver);
+                    return true;
+                }
+                catch (ObjectDisposedException)
+                {
+                    closed = log;
+                    return false;
+                }
+            })).ConfigureAwait(false);
+            if (done)
+            {
+                return;
+            }
+        }
     }
 
     /// <inheritdoc />

@@ -12,9 +12,10 @@ namespace Stellar.Store.Persistence.Storage;
 /// </summary>
 /// <remarks>
 /// <para>A reopen recovers what the store's files hold, as a restart would: a write whose outcome was uncertain is kept or
-/// not as the disk has it, never undone; and no open deletes or rewrites a committed block to make itself succeed. Calls
-/// of the journal and the snapshot store still under way on the faulted store fail, and their next ones use the
-/// reopened store; a query of the read journal reads on from where it was on the reopened store.</para>
+/// not as the disk has it, never undone; and no open deletes or rewrites a committed block to make itself succeed. Writes,
+/// deletes and snapshot calls still under way on the faulted store fail, and the calls after them use the reopened
+/// store; a replay of the journal and a query of the read journal read on from where they were on the reopened
+/// store.</para>
 /// <para>Thread safety: every member may be called from any thread.</para>
 /// </remarks>
 internal sealed class StoreSlot
