@@ -72,8 +72,8 @@ public sealed class StellarJournal : AsyncWriteJournal
         }
 
         // A replay whose store was reopened under it (after another actor's write faulted it) reads on from the reopened
-        // store where it was: the events it has still to give were acknowledged, and a reopen keeps them. One whose store
-        // was closed for good (still the one open) fails.
+        // store where it was, which holds what a restart would find: the events the actor has still to recover did not
+        // fault the store. One whose store was closed for good (still the one open) fails.
         EventLog? closed = null;
         while (true)
         {
