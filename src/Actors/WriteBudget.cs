@@ -81,37 +81,58 @@ internal sealed class WriteBudget : IDisposable
     }
 
     /// <summary>
-    /// Admits a write of <paramref name="bytes"/> as soon as it fits, then runs <paramref name="admitted"/>. If that
-    /// throws, the write's share is given back and the task fails with its exception. <paramref name="cancellationToken"/>
-    /// is honoured only while the write waits.
+    /// Admits a write of <paramref name="bytes"/> as soon as it fits, then runs <paramref name="admitted"/> with
+    /// <paramref name="state"/> (a static or long-lived delegate and the write's own state, so that a write admitted at
+    /// once allocates nothing here). If that throws, the write's share is given back and the task fails with its
+    /// exception. <paramref name="cancellationToken"/> is honoured only while the write waits.
     /// </summary>
-    public async Task AdmitAsync(long bytes, Action admitted, CancellationToken cancellationToken)
+    public Task AdmitAsync(long bytes, Action<object?> admitted, object? state, CancellationToken cancellationToken)
     {
-        ArgumentOutOfRangeException.ThrowIfNegative(bytes);
         LinkedListNode<Waiter> node;
-        lock (_gate)
+        try
         {
-            ObjectDisposedException.ThrowIf(_disposed, this);
-            if (_waiters.Count == 0 && Fits(bytes))
+            ArgumentOutOfRangeException.ThrowIfNegative(bytes);
+            lock (_gate)
             {
-                Take(bytes);
-                try
+                ObjectDisposedException.ThrowIf(_disposed, this);
+                if (_waiters.Count == 0 && Fits(bytes))
                 {
-                    admitted();
-                }
-                catch
-                {
-                    Give(bytes);
-                    throw;
+                    Take(bytes);
+                    try
+                    {
+                        admitted(state);
+                    }
+                    catch
+                    {
+                        Give(bytes);
+                        throw;
+                    }
+
+                    return Task.CompletedTask;
                 }
 
-                return;
+                cancellationToken.ThrowIfCancellationRequested();
+                node = _waiters.AddLast(new Waiter(bytes, admitted, state));
             }
-
-            cancellationToken.ThrowIfCancellationRequested();
-            node = _waiters.AddLast(new Waiter(bytes, admitted));
+        }
+        catch (OperationCanceledException e) when (e.CancellationToken.IsCancellationRequested)
+        {
+            return Task.FromCanceled(e.CancellationToken);
+        }
+        catch (Exception e)
+        {
+            return Task.FromException(e);
         }
 
+        return WaitAsync(node, cancellationToken);
+    }
+
+    /// <summary>
+    /// The wait of a write that did not fit (<paramref name="node"/>), apart from <see cref="AdmitAsync"/>, so that the
+    /// state its cancellation captures is made only when a write waits.
+    /// </summary>
+    private async Task WaitAsync(LinkedListNode<Waiter> node, CancellationToken cancellationToken)
+    {
         // Registered outside the lock (a token cancelled meanwhile runs Cancel at once), and disposed by the waiter
         // itself once it is done: disposing waits for a running callback, which takes the lock.
         using (cancellationToken.Register(() => Cancel(node, cancellationToken)))
@@ -143,7 +164,7 @@ internal sealed class WriteBudget : IDisposable
     /// <summary>Gives back the share of a write admitted with <paramref name="bytes"/>, admitting whoever now fits.</summary>
     public void Release(long bytes)
     {
-        List<(Waiter Waiter, Exception? Failure)> done;
+        List<(Waiter Waiter, Exception? Failure)>? done;
         lock (_gate)
         {
             Give(bytes);
@@ -188,10 +209,10 @@ internal sealed class WriteBudget : IDisposable
         Debug.Assert(_writes >= 0 && _bytes >= 0, "a write's share is given back once, after it was taken");
     }
 
-    /// <summary>Admits waiters in order while the first one fits (under the lock).</summary>
-    private List<(Waiter Waiter, Exception? Failure)> AdmitWaiters()
+    /// <summary>Admits waiters in order while the first one fits (under the lock); null when none was waiting to.</summary>
+    private List<(Waiter Waiter, Exception? Failure)>? AdmitWaiters()
     {
-        var done = new List<(Waiter, Exception?)>();
+        List<(Waiter, Exception?)>? done = null;
         while (_waiters.First is { } first && Fits(first.Value.Bytes))
         {
             _waiters.RemoveFirst();
@@ -199,13 +220,13 @@ internal sealed class WriteBudget : IDisposable
             Take(waiter.Bytes);
             try
             {
-                waiter.Admitted();
-                done.Add((waiter, null));
+                waiter.Admitted(waiter.State);
+                (done ??= new()).Add((waiter, null));
             }
             catch (Exception e)
             {
                 Give(waiter.Bytes);
-                done.Add((waiter, e));
+                (done ??= new()).Add((waiter, e));
             }
         }
 
@@ -214,7 +235,7 @@ internal sealed class WriteBudget : IDisposable
 
     private void Cancel(LinkedListNode<Waiter> node, CancellationToken cancellationToken)
     {
-        List<(Waiter Waiter, Exception? Failure)> done;
+        List<(Waiter Waiter, Exception? Failure)>? done;
         lock (_gate)
         {
             if (node.List is null)
@@ -233,8 +254,13 @@ internal sealed class WriteBudget : IDisposable
     }
 
     // Outside the lock, so that no continuation or callback runs under it.
-    private static void Complete(List<(Waiter Waiter, Exception? Failure)> done)
+    private static void Complete(List<(Waiter Waiter, Exception? Failure)>? done)
     {
+        if (done is null)
+        {
+            return;
+        }
+
         foreach (var (waiter, failure) in done)
         {
             if (failure is null)
@@ -248,11 +274,13 @@ internal sealed class WriteBudget : IDisposable
         }
     }
 
-    private sealed class Waiter(long bytes, Action admitted)
+    private sealed class Waiter(long bytes, Action<object?> admitted, object? state)
     {
         public long Bytes { get; } = bytes;
 
-        public Action Admitted { get; } = admitted;
+        public Action<object?> Admitted { get; } = admitted;
+
+        public object? State { get; } = state;
 
         public TaskCompletionSource Completion { get; } = new(TaskCreationOptions.RunContinuationsAsynchronously);
     }

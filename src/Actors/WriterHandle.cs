@@ -16,6 +16,13 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
     private readonly WriteBudget _budget;
     private readonly object _gate = new();
     private readonly WriteOrder _order = new();
+
+    /// <summary><see cref="Send"/>, made once: a write admitted at once passes its message as the state, with no closure.</summary>
+    private readonly Action<object?> _send;
+
+    /// <summary>What the owner does with each submitted write once it has an outcome, or null.</summary>
+    private readonly Action<TWrite>? _finished;
+
     private Task? _close;
 
     /// <summary>The Close message was sent: nothing may follow it (under <see cref="_gate"/>).</summary>
@@ -30,11 +37,16 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
     /// <summary>
     /// Wraps <paramref name="writer"/> with a queue bound of <paramref name="maxQueued"/> writes and
     /// <paramref name="maxQueuedBytes"/> bytes. A write counts from the moment it is queued until its outcome.
+    /// <paramref name="finished"/>, when given, is called with each write submitted by <see cref="SubmitAsync(TWrite, long, CancellationToken)"/>
+    /// once it has an outcome, whatever that is (stored, refused, never queued): then neither the writer nor its sink
+    /// reads the write any more, so its owner may reuse what it holds.
     /// </summary>
-    public WriterHandle(IActorRef writer, int maxQueued, long maxQueuedBytes)
+    public WriterHandle(IActorRef writer, int maxQueued, long maxQueuedBytes, Action<TWrite>? finished = null)
     {
         _writer = writer;
         _budget = new WriteBudget(maxQueued, maxQueuedBytes);
+        _finished = finished;
+        _send = message => Send(message!);
     }
 
     /// <summary>Writes queued or being committed now.</summary>
@@ -61,26 +73,34 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
     /// </summary>
     public async Task<TResult> SubmitAsync(TWrite write, long bytes, CancellationToken cancellationToken)
     {
-        var completion = new TaskCompletionSource<TResult>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var append = new WriterProtocol.Append<TWrite, TResult>(write, bytes, completion);
-        if (_order.IsClear)
-        {
-            await _budget.AdmitAsync(bytes, () => Send(append), cancellationToken).ConfigureAwait(false);
-        }
-        else
-        {
-            await _order.AfterPendingAsync(() => _budget.AdmitAsync(bytes, () => Send(append), cancellationToken), cancellationToken).ConfigureAwait(false);
-        }
-
         try
         {
-            return await completion.Task.ConfigureAwait(false);
+            var completion = new TaskCompletionSource<TResult>(TaskCreationOptions.RunContinuationsAsynchronously);
+            var append = new WriterProtocol.Append<TWrite, TResult>(write, bytes, completion);
+            await (_order.IsClear ? _budget.AdmitAsync(bytes, _send, append, cancellationToken) : AdmitAfterPendingAsync(append, cancellationToken)).ConfigureAwait(false);
+
+            try
+            {
+                return await completion.Task.ConfigureAwait(false);
+            }
+            finally
+            {
+                _budget.Release(bytes);
+            }
         }
         finally
         {
-            _budget.Release(bytes);
+            _finished?.Invoke(write);
         }
     }
+
+    /// <summary>
+    /// Admits <paramref name="append"/> once the units and flushes queued before it were handed on (see
+    /// <see cref="WriteOrder"/>). Apart from <see cref="SubmitAsync(TWrite, long, CancellationToken)"/>, so that the
+    /// state its lambda captures is made only when a write has to wait for them.
+    /// </summary>
+    private Task AdmitAfterPendingAsync(WriterProtocol.Append<TWrite, TResult> append, CancellationToken cancellationToken) =>
+        _order.AfterPendingAsync(() => _budget.AdmitAsync(append.Bytes, _send, append, cancellationToken), cancellationToken);
 
     /// <summary>Completes when every write queued before the call is committed and durable on the device.</summary>
     /// <exception cref="ObjectDisposedException"><see cref="CloseAsync"/> was called.</exception>

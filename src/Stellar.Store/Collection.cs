@@ -196,11 +196,24 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     /// a key that is not stored writes nothing; an expired record is still stored until the writer removes it, so
     /// deleting it writes its delete record (see <see cref="RemoveExpiredAsync"/>).
     /// </summary>
-    public async Task<bool> DeleteAsync(TKey key, CancellationToken cancellationToken = default)
+    public Task<bool> DeleteAsync(TKey key, CancellationToken cancellationToken = default)
     {
-        cancellationToken.ThrowIfCancellationRequested();
-        var write = Encode(WriteKind.Delete, key, default);
-        return await SubmitAsync(write, cancellationToken).ConfigureAwait(false);
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return Task.FromCanceled<bool>(cancellationToken);
+        }
+
+        SingleWrite<TKey, TValue> write;
+        try
+        {
+            write = Encode(WriteKind.Delete, key, default);
+        }
+        catch (Exception e)
+        {
+            return Task.FromException<bool>(e);
+        }
+
+        return SubmitAsync(write, cancellationToken);
     }
 
     /// <summary>
@@ -241,15 +254,8 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     }
 
     /// <summary>Commits <paramref name="writes"/> as one atomic batch, and gives their buffers back once it has an outcome.</summary>
-    internal async Task SubmitAtomicAsync(List<SingleWrite<TKey, TValue>> writes, CancellationToken cancellationToken)
-    {
-        if (writes.Count == 0)
-        {
-            return;
-        }
-
-        await SubmitAsync(new BatchWrite<TKey, TValue>(writes, atomic: true), cancellationToken).ConfigureAwait(false);
-    }
+    internal Task SubmitAtomicAsync(List<SingleWrite<TKey, TValue>> writes, CancellationToken cancellationToken) =>
+        writes.Count == 0 ? Task.CompletedTask : SubmitAsync(new BatchWrite<TKey, TValue>(writes, atomic: true), cancellationToken);
 
     /// <summary>
     /// Upserts every value of <paramref name="source"/> in large blocks (encoded in parallel, written in order),
@@ -392,30 +398,44 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
 
     long IBatchEncoder<TKey, TValue>.ExpiryAt(DateTimeOffset expiresAt) => ExpiryAt(expiresAt);
 
-    private async Task SubmitValueAsync(WriteKind kind, TValue value, CancellationToken cancellationToken, TimeSpan? expiresAfter = null, DateTimeOffset? expiresAt = null)
+    /// <summary>
+    /// Encodes and queues the write of <paramref name="value"/>. Whatever refuses it before it is queued (a null value,
+    /// a cancelled token, a value that does not serialize) fails the task, as the whole write does, and is not thrown at
+    /// the call; the task is the one the writer's handle gives, with no frame of its own around it.
+    /// </summary>
+    private Task SubmitValueAsync(WriteKind kind, TValue value, CancellationToken cancellationToken, TimeSpan? expiresAfter = null, DateTimeOffset? expiresAt = null)
     {
-        ArgumentNullException.ThrowIfNull(value);
-        cancellationToken.ThrowIfCancellationRequested();
-        var expiry = expiresAfter is { } after ? WriteExpiry.At(ExpiryOf(after)) : expiresAt is { } at ? WriteExpiry.At(ExpiryAt(at)) : WriteExpiry.Unspecified;
-        await SubmitAsync(Encode(kind, KeyOf(value), value, expiry), cancellationToken).ConfigureAwait(false);
+        if (value is null)
+        {
+            return Task.FromException(new ArgumentNullException(nameof(value)));
+        }
+
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return Task.FromCanceled(cancellationToken);
+        }
+
+        SingleWrite<TKey, TValue> write;
+        try
+        {
+            var expiry = expiresAfter is { } after ? WriteExpiry.At(ExpiryOf(after)) : expiresAt is { } at ? WriteExpiry.At(ExpiryAt(at)) : WriteExpiry.Unspecified;
+            write = Encode(kind, KeyOf(value), value, expiry);
+        }
+        catch (Exception e)
+        {
+            return Task.FromException(e);
+        }
+
+        return SubmitAsync(write, cancellationToken);
     }
 
     /// <summary>
-    /// Queues a write and gives its buffers back once it has an outcome, whatever that is: the one place that returns
-    /// the buffers of a submitted write, because only here is it certain that neither the writer nor the engine
-    /// still reads them.
+    /// Queues a write. Its buffers go back once it has an outcome, whatever that is: the writer's handle gives each
+    /// write back to <see cref="CollectionWrite{TKey,TValue}.Release"/> then, because only then is it certain that
+    /// neither the writer nor the engine still reads them.
     /// </summary>
-    private async Task<bool> SubmitAsync(CollectionWrite<TKey, TValue> write, CancellationToken cancellationToken)
-    {
-        try
-        {
-            return await _writer.SubmitAsync(write, write.Bytes, cancellationToken).ConfigureAwait(false);
-        }
-        finally
-        {
-            write.Release();
-        }
-    }
+    private Task<bool> SubmitAsync(CollectionWrite<TKey, TValue> write, CancellationToken cancellationToken) =>
+        _writer.SubmitAsync(write, write.Bytes, cancellationToken);
 
     private static async IAsyncEnumerable<TValue> ToAsync(IEnumerable<TValue> source, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {

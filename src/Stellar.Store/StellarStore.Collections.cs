@@ -296,7 +296,7 @@ public sealed partial class StellarStore
         try
         {
             var writer = await _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>(writerName, engine, Options.MaxGroupBytes, status), GuardianTimeout).ConfigureAwait(false);
-            handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes);
+            handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes, static write => write.Release());
             var writes = handle;
             compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync, () => LoadCompactionHolds(name), () => CompactionHolds(name)));
 

@@ -51,13 +51,11 @@ internal sealed class ExpirySweeper<TKey, TValue> : IAsyncDisposable
         var step = new ExpiryStep<TKey, TValue>();
         var removal = _writer.SubmitAsync(step, CancellationToken.None);
         removal.ContinueWith(
-            (task, state) =>
+            task =>
             {
                 _ = task.Exception;
-                ((ExpiryStep<TKey, TValue>)state!).Release();
                 Volatile.Write(ref _running, 0);
             },
-            step,
             CancellationToken.None,
             TaskContinuationOptions.ExecuteSynchronously,
             TaskScheduler.Default);

@@ -169,7 +169,7 @@ internal sealed class StoreUnits : IUnitLog, IDisposable
         try
         {
             await before.WaitAsync(cancellationToken).ConfigureAwait(false);
-            await _budget.AdmitAsync(bytes, () => Submit(unit), cancellationToken).ConfigureAwait(false);
+            await _budget.AdmitAsync(bytes, state => Submit((StoreUnit)state!), unit, cancellationToken).ConfigureAwait(false);
         }
         catch (Exception e)
         {
