@@ -34,7 +34,7 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
     private readonly long _maxGroupBytes;
     private readonly WriterStatus? _status;
     private readonly Queue<WriterProtocol.Queued<TWrite>> _queued = new();
-    private readonly List<(TaskCompletionSource<TResult> Completion, TResult Result)> _inFlight = new();
+    private readonly List<(WriterProtocol.Append<TWrite, TResult> Append, TResult Result)> _inFlight = new();
     private readonly List<WriterProtocol.Flush> _flushesAfterGroup = new();
     private WriterProtocol.Close? _closing;
     private Exception? _fault;
@@ -98,7 +98,7 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
     {
         if (_fault is not null || _closing is not null)
         {
-            append.Completion.TrySetException(_fault is not null ? _sink.Fault(_fault) : new ObjectDisposedException("store", "The store is closing."));
+            append.Fail(_fault is not null ? _sink.Fault(_fault) : new ObjectDisposedException("store", "The store is closing."));
             return;
         }
 
@@ -237,11 +237,11 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
             var append = (WriterProtocol.Append<TWrite, TResult>)next;
             if (rejection is null)
             {
-                _inFlight.Add((append.Completion, result));
+                _inFlight.Add((append, result));
             }
             else
             {
-                append.Completion.TrySetException(rejection);
+                append.Fail(rejection);
             }
         }
     }
@@ -261,9 +261,9 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         _busy = false;
         if (cause is null)
         {
-            foreach (var (completion, result) in _inFlight)
+            foreach (var (append, result) in _inFlight)
             {
-                completion.TrySetResult(result);
+                append.Succeed(result);
             }
         }
         else
@@ -528,9 +528,9 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         _fault ??= cause;
         var failure = _sink.Fault(_fault);
         _status?.Faulted(failure);
-        foreach (var (completion, _) in _inFlight)
+        foreach (var (append, _) in _inFlight)
         {
-            completion.TrySetException(failure);
+            append.Fail(failure);
         }
 
         _inFlight.Clear();
@@ -553,7 +553,7 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
             }
             else
             {
-                ((WriterProtocol.Append<TWrite, TResult>)queued).Completion.TrySetException(failure);
+                ((WriterProtocol.Append<TWrite, TResult>)queued).Fail(failure);
             }
         }
 

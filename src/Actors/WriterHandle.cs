@@ -23,6 +23,9 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
     /// <summary>What the owner does with each submitted write once it has an outcome, or null.</summary>
     private readonly Action<TWrite>? _finished;
 
+    /// <summary><see cref="Finished"/>, made once, for every write's <see cref="WriterProtocol.Append{TWrite,TResult}"/>.</summary>
+    private readonly Action<WriterProtocol.Append<TWrite, TResult>> _done;
+
     private Task? _close;
 
     /// <summary>The Close message was sent: nothing may follow it (under <see cref="_gate"/>).</summary>
@@ -47,6 +50,7 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
         _budget = new WriteBudget(maxQueued, maxQueuedBytes);
         _finished = finished;
         _send = message => Send(message!);
+        _done = Finished;
     }
 
     /// <summary>Writes queued or being committed now.</summary>
@@ -71,26 +75,47 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
     /// is queued; a queued write always runs to its outcome. After <see cref="CloseAsync"/>, fails with
     /// <see cref="ObjectDisposedException"/>.
     /// </summary>
-    public async Task<TResult> SubmitAsync(TWrite write, long bytes, CancellationToken cancellationToken)
+    /// <remarks>
+    /// A write admitted at once costs no frame of its own: the task is the one the writer completes, after it gave the
+    /// write's share of the bound back and the write to its owner (<see cref="Finished"/>).
+    /// </remarks>
+    public Task<TResult> SubmitAsync(TWrite write, long bytes, CancellationToken cancellationToken)
+    {
+        var append = new WriterProtocol.Append<TWrite, TResult>(write, bytes, _done);
+        var admitted = _order.IsClear ? _budget.AdmitAsync(bytes, _send, append, cancellationToken) : AdmitAfterPendingAsync(append, cancellationToken);
+        return admitted.IsCompletedSuccessfully ? append.Task : AfterAdmittedAsync(admitted, append);
+    }
+
+    /// <summary>
+    /// The outcome of <paramref name="append"/>, whose admission <paramref name="admitted"/> had to wait. A write never
+    /// admitted (cancelled, or the store closed) never reached the writer, so it goes back to its owner here, and its
+    /// share of the bound was never taken.
+    /// </summary>
+    private async Task<TResult> AfterAdmittedAsync(Task admitted, WriterProtocol.Append<TWrite, TResult> append)
     {
         try
         {
-            var completion = new TaskCompletionSource<TResult>(TaskCreationOptions.RunContinuationsAsynchronously);
-            var append = new WriterProtocol.Append<TWrite, TResult>(write, bytes, completion);
-            await (_order.IsClear ? _budget.AdmitAsync(bytes, _send, append, cancellationToken) : AdmitAfterPendingAsync(append, cancellationToken)).ConfigureAwait(false);
+            await admitted.ConfigureAwait(false);
+        }
+        catch
+        {
+            _finished?.Invoke(append.Write);
+            throw;
+        }
 
-            try
-            {
-                return await completion.Task.ConfigureAwait(false);
-            }
-            finally
-            {
-                _budget.Release(bytes);
-            }
+        return await append.Task.ConfigureAwait(false);
+    }
+
+    /// <summary>Writer's side, once per write at its outcome: gives back its share of the bound, then the write to its owner.</summary>
+    private void Finished(WriterProtocol.Append<TWrite, TResult> append)
+    {
+        try
+        {
+            _budget.Release(append.Bytes);
         }
         finally
         {
-            _finished?.Invoke(write);
+            _finished?.Invoke(append.Write);
         }
     }
 

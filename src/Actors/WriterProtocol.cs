@@ -6,15 +6,54 @@ namespace Stellar.Store.Actors;
 internal static class WriterProtocol
 {
     /// <summary>
-    /// Command: append <see cref="Queued{TWrite}.Write"/> to the collection. The outcome completes
-    /// <see cref="Append{TWrite,TResult}.Completion"/>: its result when committed and published, <c>Rejected</c> as an
-    /// exception the sink chose (never stored), <c>Failed</c> as the exception
-    /// <see cref="ICommitSink{TWrite,TResult}.Fault"/> gives (outcome uncertain). <see cref="Queued{TWrite}.Bytes"/>
-    /// is the write's size as the caller counts it, for the byte bounds; the writer never looks inside.
+    /// Command: append <see cref="Queued{TWrite}.Write"/> to the collection. The writer gives the outcome with
+    /// <see cref="Append{TWrite,TResult}.Succeed"/> (its result when committed and published) or
+    /// <see cref="Append{TWrite,TResult}.Fail"/> (<c>Rejected</c> as an exception the sink chose, never stored;
+    /// <c>Failed</c> as the exception <see cref="ICommitSink{TWrite,TResult}.Fault"/> gives, outcome uncertain), which
+    /// first run <paramref name="Done"/> once (the handle gives back the write's share of the queue bound, and the write
+    /// to its owner) and then complete <see cref="Append{TWrite,TResult}.Task"/>. <see cref="Queued{TWrite}.Bytes"/> is
+    /// the write's size as the caller counts it, for the byte bounds; the writer never looks inside.
     /// </summary>
     /// <typeparam name="TWrite">The sink's write type.</typeparam>
     /// <typeparam name="TResult">The sink's result type.</typeparam>
-    public sealed record Append<TWrite, TResult>(TWrite Write, long Bytes, TaskCompletionSource<TResult> Completion) : Queued<TWrite>(Write, Bytes);
+    public sealed record Append<TWrite, TResult>(TWrite Write, long Bytes, Action<Append<TWrite, TResult>>? Done) : Queued<TWrite>(Write, Bytes)
+    {
+        private readonly TaskCompletionSource<TResult> _completion = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private int _finished;
+
+        /// <summary>The write's outcome, as the writer gives it.</summary>
+        public Task<TResult> Task => _completion.Task;
+
+        /// <summary>The write was committed and published with <paramref name="result"/>; nothing happens after the first outcome.</summary>
+        public void Succeed(TResult result)
+        {
+            if (Finish())
+            {
+                _completion.TrySetResult(result);
+            }
+        }
+
+        /// <summary>The write failed with <paramref name="failure"/>; nothing happens after the first outcome.</summary>
+        public void Fail(Exception failure)
+        {
+            if (Finish())
+            {
+                _completion.TrySetException(failure);
+            }
+        }
+
+        /// <summary>Runs <see cref="Done"/> at the first outcome, before its caller learns it; false after the first.</summary>
+        private bool Finish()
+        {
+            if (Interlocked.Exchange(ref _finished, 1) != 0)
+            {
+                return false;
+            }
+
+            Done?.Invoke(this);
+            return true;
+        }
+    }
 
     /// <summary>
     /// Command from a <see cref="UnitCoordinator"/>: stage <see cref="Queued{TWrite}.Write"/>, this collection's part of

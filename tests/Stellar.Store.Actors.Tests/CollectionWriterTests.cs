@@ -98,6 +98,49 @@ public sealed class CollectionWriterTests : TestKit
 
     private static Task<int> Send(WriterHandle<int, int> handle, int key) => handle.SubmitAsync(key, CancellationToken.None);
 
+    /// <summary>
+    /// The owner of the writes (the collection, which returns each write's buffers to their pool) gets each write back
+    /// exactly once, whatever its outcome, and before its caller learns the outcome: stored, rejected, cancelled while
+    /// it waited for room, failed with the collection, refused after the close. A write given back twice would put its
+    /// buffer in the pool twice; one never given back would leak it; one given back before its outcome could be reused
+    /// while the writer still reads it.
+    /// </summary>
+    [Fact]
+    public async Task Handle_GivesEachWriteBackToItsOwnerOnceAtItsOutcome_WhateverTheOutcome()
+    {
+        var given = new System.Collections.Concurrent.ConcurrentQueue<int>();
+        var sink = new SetSink();
+        var handle = new WriterHandle<int, int>(Sys.ActorOf(CollectionWriterProps.Create(sink)), maxQueued: 1, long.MaxValue, given.Enqueue);
+
+        Assert.Equal(1, await Send(handle, 1));
+        Assert.Equal([1], given);
+
+        var rejected = await Assert.ThrowsAsync<InvalidOperationException>(() => Send(handle, 1));
+        Assert.Contains("duplicate", rejected.Message);
+        Assert.Equal([1, 1], given);
+
+        // A stalled commit holds the only place in the queue: the next write waits for room, and is cancelled there.
+        sink.Gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var stalled = Send(handle, 2);
+        using var cancel = new CancellationTokenSource();
+        var waiting = handle.SubmitAsync(3, cancel.Token);
+        await cancel.CancelAsync();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => waiting);
+        Assert.Equal([1, 1, 3], given);
+        sink.Gate.SetResult();
+        Assert.Equal(2, await stalled);
+        Assert.Equal([1, 1, 3, 2], given);
+
+        sink.FailCommits = true;
+        await Assert.ThrowsAsync<InvalidOperationException>(() => Send(handle, 4));
+        Assert.Equal([1, 1, 3, 2, 4], given);
+
+        await handle.CloseAsync().ContinueWith(_ => { }, TaskScheduler.Default);
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => Send(handle, 5));
+        Assert.Equal([1, 1, 3, 2, 4, 5], given);
+        handle.Dispose();
+    }
+
     [Fact]
     public async Task Append_ConcurrentWrites_AreGroupedAndAllCommitted()
     {
