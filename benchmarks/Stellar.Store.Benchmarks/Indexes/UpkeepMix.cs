@@ -81,7 +81,7 @@ internal static class UpkeepMix
             for (var i = 0; i < Rows.Length; i++)
             {
                 rows.Add(Measure(run, Rows[(run - 1 + i) % Rows.Length], records, warmUp, timed));
-                Console.WriteLine($"// upkeep, run {run} of {runs}: {rows[^1].Kept}, {rows[^1].NsPerWrite:N0} ns per write, {rows[^1].CpuNsPerWrite:N0} ns of CPU, {rows[^1].PauseSeconds * 1e3:N0} ms of the collector's pauses");
+                Console.WriteLine($"// upkeep, run {run} of {runs}: {rows[^1].Kept}, {rows[^1].NsPerWrite:N0} ns per write, {rows[^1].CpuNsPerWrite:N0} ns of CPU, {rows[^1].PauseSeconds * 1e3:N0} ms of the collector's pauses, {rows[^1].AllocatedBytesPerWrite:N0} B allocated per write");
             }
         }
 
@@ -141,11 +141,14 @@ internal static class UpkeepMix
                 using var process = Process.GetCurrentProcess();
                 var cpu = process.TotalProcessorTime;
                 var paused = GC.GetTotalPauseDuration();
+                var allocated = GC.GetTotalAllocatedBytes(precise: true);
                 var clock = Stopwatch.StartNew();
                 Write(collection, timed);
                 var elapsed = clock.Elapsed;
                 process.Refresh();
-                return new UpkeepRow(run, kept, Callers, timed.Length, elapsed.TotalSeconds, (process.TotalProcessorTime - cpu).TotalSeconds, (GC.GetTotalPauseDuration() - paused).TotalSeconds);
+                return new UpkeepRow(
+                    run, kept, Callers, timed.Length, elapsed.TotalSeconds, (process.TotalProcessorTime - cpu).TotalSeconds, (GC.GetTotalPauseDuration() - paused).TotalSeconds,
+                    GC.GetTotalAllocatedBytes(precise: true) - allocated);
             }
             finally
             {
@@ -172,21 +175,22 @@ internal static class UpkeepMix
     {
         var runs = rows.Select(r => r.Run).Distinct().Count();
         var text = new StringBuilder();
-        text.AppendLine(CultureInfo.InvariantCulture, $"{Callers} callers upserting (WriteThrough) into a fresh store of {Records:N0} small records per row and run, every write moving its record in every index; {TimedWrites:N0} timed writes after {WarmUpWrites:N0} untimed ones; {runs} round(s) after one that is not reported, the rows of a round in a rotating order. Each cell is the median over the rounds with its 95% interval in brackets (distribution-free, from the rounds' order statistics); a ratio is taken per round, against the no-index row of the same round. The CPU time is the process's (every thread's) over the timed writes; the pauses are the collector's over the same writes, during which every thread stops.");
+        text.AppendLine(CultureInfo.InvariantCulture, $"{Callers} callers upserting (WriteThrough) into a fresh store of {Records:N0} small records per row and run, every write moving its record in every index; {TimedWrites:N0} timed writes after {WarmUpWrites:N0} untimed ones; {runs} round(s) after one that is not reported, the rows of a round in a rotating order. Each cell is the median over the rounds with its 95% interval in brackets (distribution-free, from the rounds' order statistics); a ratio is taken per round, against the no-index row of the same round. The CPU time is the process's (every thread's) over the timed writes; the pauses are the collector's over the same writes, during which every thread stops; the bytes allocated are every thread's over the same writes, per write.");
         text.AppendLine();
-        text.AppendLine("| Indexes kept | ns per write | ns of CPU per write (every thread) | ms of the collector's pauses | time per write ÷ no index's, per round | Goal | Status |");
-        text.AppendLine("|---|---:|---:|---:|---:|---|---|");
+        text.AppendLine("| Indexes kept | ns per write | ns of CPU per write (every thread) | ms of the collector's pauses | B allocated per write | time per write ÷ no index's, per round | Goal | Status |");
+        text.AppendLine("|---|---:|---:|---:|---:|---:|---|---|");
         foreach (var kept in Rows)
         {
             var of = rows.Where(r => r.Kept == kept).ToList();
             var time = Figure.Of(of.Select(r => r.NsPerWrite).ToList());
             var cpu = Figure.Of(of.Select(r => r.CpuNsPerWrite).ToList());
             var pauses = Figure.Of(of.Select(r => r.PauseSeconds * 1e3).ToList());
+            var allocated = Figure.Of(of.Select(r => r.AllocatedBytesPerWrite).ToList());
             var ratio = kept == NoIndex ? null : Ratio(rows, kept);
             var target = Target(of[0].Indexes);
             var cost = kept == NoIndex ? "– | – | –"
                 : string.Create(CultureInfo.InvariantCulture, $"{Units.UnitSummary.Decimal(ratio)} | ≤ {target}× | {RoundRatios.AtMost(ratio, target)}");
-            text.AppendLine(CultureInfo.InvariantCulture, $"| {Describe(kept)} | {time} | {cpu} | {pauses} | {cost} |");
+            text.AppendLine(CultureInfo.InvariantCulture, $"| {Describe(kept)} | {time} | {cpu} | {pauses} | {allocated} | {cost} |");
         }
 
         return text.ToString();

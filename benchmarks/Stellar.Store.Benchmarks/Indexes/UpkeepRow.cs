@@ -7,11 +7,15 @@ namespace Stellar.Store.Benchmarks.Indexes;
 /// One measured run of one row of the <c>upkeep</c> verb: how long <paramref name="Writes"/> upserts of 64 callers took
 /// in a store keeping the indexes <paramref name="Kept"/> names (<see cref="UpkeepMix.Rows"/>), in round
 /// <paramref name="Run"/>; and, over the same writes, the process's CPU time (every thread: the callers, the writer, the
-/// device thread) and the collector's pauses. Both are NaN in a file of the verb's first version, which had neither.
+/// device thread), the collector's pauses and the bytes allocated (every thread). Each is NaN in a file of a version
+/// that did not record it: the first had none of the three, the second no allocations.
 /// </summary>
-internal sealed record UpkeepRow(int Run, string Kept, int Callers, long Writes, double Seconds, double CpuSeconds, double PauseSeconds)
+internal sealed record UpkeepRow(int Run, string Kept, int Callers, long Writes, double Seconds, double CpuSeconds, double PauseSeconds, double AllocatedBytes)
 {
-    private const string Header = "Run,Kept,Indexes,Callers,Writes,Seconds,NsPerWrite,CpuNsPerWrite,PauseMs";
+    private const string Header = "Run,Kept,Indexes,Callers,Writes,Seconds,NsPerWrite,CpuNsPerWrite,PauseMs,AllocatedBytesPerWrite";
+
+    /// <summary>The header of the verb's second version, which did not record the bytes allocated.</summary>
+    private const string SecondHeader = "Run,Kept,Indexes,Callers,Writes,Seconds,NsPerWrite,CpuNsPerWrite,PauseMs";
 
     /// <summary>The header of the verb's first version, whose rows were the count of indexes kept (0, 1 or 2).</summary>
     private const string FirstHeader = "Run,Indexes,Callers,Writes,Seconds,NsPerWrite";
@@ -23,29 +27,38 @@ internal sealed record UpkeepRow(int Run, string Kept, int Callers, long Writes,
 
     public double CpuNsPerWrite => CpuSeconds * 1e9 / Writes;
 
+    public double AllocatedBytesPerWrite => AllocatedBytes / Writes;
+
     public static string ToCsv(IEnumerable<UpkeepRow> rows)
     {
         var csv = new StringBuilder(Header).Append('\n');
         foreach (var r in rows)
         {
-            csv.AppendLine(string.Join(",", new object[] { r.Run, r.Kept, r.Indexes, r.Callers, r.Writes, r.Seconds, r.NsPerWrite, r.CpuNsPerWrite, r.PauseSeconds * 1e3 }
+            csv.AppendLine(string.Join(",", new object[] { r.Run, r.Kept, r.Indexes, r.Callers, r.Writes, r.Seconds, r.NsPerWrite, r.CpuNsPerWrite, r.PauseSeconds * 1e3, r.AllocatedBytesPerWrite }
                 .Select(v => Convert.ToString(v, CultureInfo.InvariantCulture))));
         }
 
         return csv.ToString();
     }
 
-    /// <summary>The rows of <paramref name="path"/>, of this version or the first (whose rows kept the score, then the name too).</summary>
+    /// <summary>The rows of <paramref name="path"/>, of this version or an earlier one (the first's rows kept the score, then the name too).</summary>
     public static List<UpkeepRow> Load(string path)
     {
-        var first = File.Exists(path) && File.ReadLines(path).FirstOrDefault() == FirstHeader;
-        return first
-            ? Report.Csv.Rows(path, FirstHeader).Select(c => new UpkeepRow(
+        var header = File.Exists(path) ? File.ReadLines(path).FirstOrDefault() : null;
+        if (header == FirstHeader)
+        {
+            return Report.Csv.Rows(path, FirstHeader).Select(c => new UpkeepRow(
                 Int(c[0]), int.Parse(c[1], CultureInfo.InvariantCulture) switch { 0 => UpkeepMix.NoIndex, 1 => UpkeepMix.Score, _ => UpkeepMix.ScoreAndName },
-                Int(c[2]), long.Parse(c[3], CultureInfo.InvariantCulture), Number(c[4]), double.NaN, double.NaN)).ToList()
-            : Report.Csv.Rows(path, Header).Select(c => new UpkeepRow(
-                Int(c[0]), c[1], Int(c[3]), long.Parse(c[4], CultureInfo.InvariantCulture), Number(c[5]), Number(c[7]) * long.Parse(c[4], CultureInfo.InvariantCulture) / 1e9,
-                Number(c[8]) / 1e3)).ToList();
+                Int(c[2]), long.Parse(c[3], CultureInfo.InvariantCulture), Number(c[4]), double.NaN, double.NaN, double.NaN)).ToList();
+        }
+
+        var second = header == SecondHeader;
+        return Report.Csv.Rows(path, second ? SecondHeader : Header).Select(c =>
+        {
+            var writes = long.Parse(c[4], CultureInfo.InvariantCulture);
+            return new UpkeepRow(
+                Int(c[0]), c[1], Int(c[3]), writes, Number(c[5]), Number(c[7]) * writes / 1e9, Number(c[8]) / 1e3, second ? double.NaN : Number(c[9]) * writes);
+        }).ToList();
     }
 
     private static int Int(string text) => int.Parse(text, CultureInfo.InvariantCulture);
