@@ -28,7 +28,7 @@ namespace Stellar.Store.Actors;
 /// </remarks>
 /// <typeparam name="TWrite">The sink's write type, carried unopened.</typeparam>
 /// <typeparam name="TResult">The sink's result type, handed to the caller unopened.</typeparam>
-internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
+internal sealed partial class CollectionWriter<TWrite, TResult> : ReceiveActor
 {
     private readonly ICommitSink<TWrite, TResult> _sink;
     private readonly long _maxGroupBytes;
@@ -103,17 +103,6 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
         }
 
         Enqueue(append);
-    }
-
-    private void OnPrepare(WriterProtocol.Prepare<TWrite> prepare)
-    {
-        if (_fault is not null || _closing is not null)
-        {
-            RejectPart(prepare, _fault is not null ? _sink.Fault(_fault) : new ObjectDisposedException("store", "The store is closing."));
-            return;
-        }
-
-        Enqueue(prepare);
     }
 
     private void Enqueue(WriterProtocol.Queued<TWrite> queued)
@@ -191,10 +180,6 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
 
         return GroupDone(commit.IsCompletedSuccessfully ? null : FailureOf(commit));
     }
-
-    /// <summary>Tells the coordinator where the part went, as soon as it is known: its decision is recorded while the part is made durable.</summary>
-    private static Action<IReadOnlyList<PartBlock>> PlacedCallback(WriterProtocol.Prepare<TWrite> part) =>
-        blocks => part.Coordinator.Tell(new UnitProtocol.PartPlaced(part.Round, part.Participant, blocks));
 
     private static Exception FailureOf(Task task) => task.Exception?.GetBaseException() ?? new TaskCanceledException(task);
 
@@ -294,208 +279,6 @@ internal sealed class CollectionWriter<TWrite, TResult> : ReceiveActor
 
         RunPendingFlushes();
         return false;
-    }
-
-    private void OnGo(WriterProtocol.Go go)
-    {
-        if (_held is not { } part || part.Round != go.Round)
-        {
-            return;
-        }
-
-        _held = null;
-        if (_fault is not null)
-        {
-            // Faulted while the part was held: a faulted collection commits nothing more.
-            part.Coordinator.Tell(new UnitProtocol.PartFailed(part.Round, part.Participant, _sink.Fault(_fault)));
-            return;
-        }
-
-        _writing = part;
-        if (CommitGroup())
-        {
-            StartGroup();
-        }
-    }
-
-    private void OnAbort(WriterProtocol.Abort abort)
-    {
-        if (_held is not { } part || part.Round != abort.Round)
-        {
-            return;
-        }
-
-        _held = null;
-        _busy = false;
-        _sink.Unstage();
-        StartGroup();
-    }
-
-    private void OnDecide(WriterProtocol.Decide decide)
-    {
-        if (_writing is not { } part || part.Round != decide.Round)
-        {
-            return;
-        }
-
-        if (decide.Failure is not null)
-        {
-            // The round may or may not commit at the next open: this collection cannot go on as if it knew.
-            _writing = null;
-            _busy = false;
-            FailAll(new IOException($"A cross-collection write's outcome is uncertain: {decide.Failure.Message}", decide.Failure));
-            RunPendingFlushes();
-            return;
-        }
-
-        // Still the part being written while it is published: a publish that throws fails it to the coordinator (see Threw).
-        _sink.PublishPart(part.Round);
-        _writing = null;
-        _parked = part;
-        part.Coordinator.Tell(new UnitProtocol.PartPublished(part.Round, part.Participant));
-    }
-
-    private void OnResume(WriterProtocol.Resume resume)
-    {
-        if (_parked is not { } part || part.Round != resume.Round)
-        {
-            return;
-        }
-
-        _parked = null;
-        _busy = false;
-        _sink.EndPart();
-        if (_queued.Count > 0 && _fault is null)
-        {
-            StartGroup();
-        }
-        else
-        {
-            RunPendingFlushes();
-        }
-    }
-
-    private static void RejectPart(WriterProtocol.Prepare<TWrite> prepare, Exception rejection) =>
-        prepare.Coordinator.Tell(new UnitProtocol.PartRejected(prepare.Round, prepare.Participant, rejection));
-
-    private void OnFlush(WriterProtocol.Flush flush)
-    {
-        if (_fault is not null)
-        {
-            flush.Completion.TrySetException(_sink.Fault(_fault));
-            return;
-        }
-
-        // A flush covers every write that reached the writer before it: the group in flight, and writes queued for a
-        // group whose start is still in the mailbox behind this flush. Those run the flush once their groups are done.
-        _flushesAfterGroup.Add(flush);
-        if (!_busy && _queued.Count == 0)
-        {
-            RunPendingFlushes();
-        }
-    }
-
-    private void RunPendingFlushes()
-    {
-        if (_flushesAfterGroup.Count == 0 && _closing is null)
-        {
-            return;
-        }
-
-        // The flushes are taken from the list only once the sink has the flush: a sink that throws instead leaves them
-        // there, where the fault fails them (see Threw).
-        var flushing = _sink.FlushAsync();
-        var flushes = _flushesAfterGroup.ToArray();
-        _flushesAfterGroup.Clear();
-        _busy = true;
-        var self = Self;
-        flushing.ContinueWith(
-            static (task, state) =>
-            {
-                var (actor, done) = ((IActorRef, WriterProtocol.Flush[]))state!;
-                actor.Tell(new WriterProtocol.Flushed(done, task.IsCompletedSuccessfully ? null : task.Exception?.GetBaseException()));
-            },
-            (self, flushes),
-            CancellationToken.None,
-            TaskContinuationOptions.ExecuteSynchronously,
-            TaskScheduler.Default);
-    }
-
-    private void OnFlushed(WriterProtocol.Flushed flushed)
-    {
-        _busy = false;
-        if (flushed.Cause is not null)
-        {
-            FailAll(flushed.Cause);
-        }
-
-        var failure = _fault is null ? null : _sink.Fault(_fault);
-        foreach (var flush in flushed.Flushes)
-        {
-            if (failure is null)
-            {
-                flush.Completion.TrySetResult(true);
-            }
-            else
-            {
-                flush.Completion.TrySetException(failure);
-            }
-        }
-
-        if (_closing is not null && _queued.Count == 0)
-        {
-            if (failure is null)
-            {
-                _closing.Completion.TrySetResult(true);
-            }
-            else
-            {
-                _closing.Completion.TrySetException(failure);
-            }
-
-            Context.Stop(Self);
-            return;
-        }
-
-        if (_queued.Count > 0 && _fault is null)
-        {
-            StartGroup();
-        }
-        else if (_flushesAfterGroup.Count > 0)
-        {
-            RunPendingFlushes();
-        }
-    }
-
-    private void OnClose(WriterProtocol.Close close)
-    {
-        if (_closing is not null)
-        {
-            _closing.Completion.Task.ContinueWith(t => close.Completion.TrySetResult(t.IsCompletedSuccessfully), TaskScheduler.Default);
-            return;
-        }
-
-        _closing = close;
-        if (_fault is not null)
-        {
-            FailQueued(_sink.Fault(_fault));
-            close.Completion.TrySetResult(true);
-            Context.Stop(Self);
-            return;
-        }
-
-        // Writes queued before Close still go in; writes after it are refused in OnAppend.
-        if (!_busy)
-        {
-            if (_queued.Count > 0)
-            {
-                StartGroup();
-            }
-            else
-            {
-                RunPendingFlushes();
-            }
-        }
     }
 
     /// <summary>
