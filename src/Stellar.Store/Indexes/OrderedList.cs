@@ -34,7 +34,7 @@ namespace Stellar.Store.Indexes;
 /// The part of an item the order compares first (an index entry's index key), kept in the pages: items whose leading
 /// keys differ are ordered by them, and only a tie reads the items.
 /// </typeparam>
-internal sealed class OrderedList<T, TLead>
+internal sealed partial class OrderedList<T, TLead>
     where T : class
 {
     private const int Capacity = OrderedListPage<T, TLead>.Capacity;
@@ -77,22 +77,6 @@ internal sealed class OrderedList<T, TLead>
 
     /// <summary>The order of two items.</summary>
     internal int Compare(T x, T y) => _order.Compare(x, y);
-
-    /// <summary>
-    /// Any thread: the leaf (with the version it was read at) and the slot a walk starts from: up, the first item at or
-    /// after <paramref name="from"/> (after it when <paramref name="after"/>); down, the last item before it. At an end
-    /// when <paramref name="from"/> is null. The slot may be past the leaf's items: the walk goes on to its neighbour.
-    /// </summary>
-    internal (OrderedListLeaf<T, TLead> Leaf, int Version, int Slot) Find(T? from, bool after, bool forward)
-    {
-        var lead = from is null ? default! : _lead(from);
-        (OrderedListLeaf<T, TLead>, int, int) found;
-        while (!TryFind(from, lead, after, forward, out found))
-        {
-        }
-
-        return found;
-    }
 
     /// <summary>
     /// Writer only, on an empty set that no reader reads yet: adds <paramref name="sorted"/>, distinct, in order and in
@@ -236,73 +220,6 @@ internal sealed class OrderedList<T, TLead>
         branch.Leads[slot] = child.Leads[0];
         branch.Items[slot] = child.Items[0];
         branch.Children[slot] = child;
-    }
-
-    /// <summary>Any thread: one search for <see cref="Find"/>; false when a change of the writer overlapped it.</summary>
-    private bool TryFind(T? from, TLead lead, bool after, bool forward, out (OrderedListLeaf<T, TLead> Leaf, int Version, int Slot) found)
-    {
-        found = default;
-        var page = Volatile.Read(ref _root);
-        var version = page.Stable();
-        Interlocked.MemoryBarrier();
-        if (!ReferenceEquals(page, Volatile.Read(ref _root)))
-        {
-            return false;
-        }
-
-        while (true)
-        {
-            try
-            {
-                var count = page.Count;
-                if (page.Obsolete)
-                {
-                    return false;
-                }
-
-                if (page is OrderedListBranch<T, TLead> branch)
-                {
-                    if (count == 0)
-                    {
-                        return false;
-                    }
-
-                    // The child's version is read while its parent still holds: a split or removal changes the parent
-                    // before the child, so a child changed since then fails its own check.
-                    var child = branch.Children[from is null ? (forward ? 0 : count - 1) : ChildFor(branch, count, from, lead)];
-                    if (child is null)
-                    {
-                        return false;
-                    }
-
-                    var childVersion = child.Stable();
-                    if (!page.Unchanged(version))
-                    {
-                        return false;
-                    }
-
-                    page = child;
-                    version = childVersion;
-                    continue;
-                }
-
-                var slot = from is null ? (forward ? 0 : count - 1)
-                    : forward ? Bound(page, count, from, lead, after)
-                    : Bound(page, count, from, lead, after: false) - 1;
-                if (!page.Unchanged(version))
-                {
-                    return false;
-                }
-
-                found = ((OrderedListLeaf<T, TLead>)page, version, slot);
-                return true;
-            }
-            catch (Exception) when (!page.Unchanged(version))
-            {
-                // A comparer that threw on a half-changed page: the search starts again.
-                return false;
-            }
-        }
     }
 
     /// <summary>Writer only: the leaf where <paramref name="probe"/> is or goes, with the branches above it in <see cref="_path"/>; returns their number.</summary>
@@ -540,94 +457,4 @@ internal sealed class OrderedList<T, TLead>
         // Null only in a page a reader read while the writer changed it; its answer is thrown away.
         return page.Items[slot] is { } item ? _order.Compare(item, probe) : 1;
     }
-
-    /// <summary>
-    /// A page that keeps heads: where <paramref name="lead"/> stands against the characters every compared leading key of
-    /// <paramref name="page"/> (from slot <paramref name="first"/>, which holds one) starts with: before them all (-1),
-    /// after them all (1), or among them (0), and then its <paramref name="head"/> after those characters.
-    /// </summary>
-    private static int Side(OrderedListPage<T, TLead> page, int first, TLead lead, out ulong head)
-    {
-        var text = (string?)(object?)lead;
-        var shared = page.Shared;
-        head = 0;
-        if (shared > 0)
-        {
-            // Null and shorter text sort before every key of at least this many characters.
-            if (text is null)
-            {
-                return -1;
-            }
-
-            var side = text.AsSpan(0, Math.Min(shared, text.Length)).SequenceCompareTo(((string)(object)page.Leads[first]!).AsSpan(0, shared));
-            if (side != 0 || text.Length < shared)
-            {
-                return side != 0 ? Math.Sign(side) : -1;
-            }
-        }
-
-        head = Head(text, shared);
-        return 0;
-    }
-
-    /// <summary>
-    /// The four characters of <paramref name="text"/> from <paramref name="from"/> (a missing one as 0), the first
-    /// highest: of two texts that start with the same <paramref name="from"/> characters, the one with the lower head
-    /// sorts first in ordinal order, and only equal heads need their texts compared.
-    /// </summary>
-    private static ulong Head(string? text, int from)
-    {
-        ulong head = 0;
-        for (var at = from; at < from + 4; at++)
-        {
-            head = (head << 16) | (text is not null && at < text.Length ? text[at] : 0u);
-        }
-
-        return head;
-    }
-
-    /// <summary>
-    /// Writer only, in a page whose compared keys (from its first slot, a branch's second) start with
-    /// <see cref="OrderedListPage{T,TLead}.Shared"/> characters alike: their number again, from the first and the last
-    /// (the keys are in order), and every head.
-    /// </summary>
-    private static void FillHeads(OrderedListPage<T, TLead> page)
-    {
-        if (page.Heads is not { } heads)
-        {
-            return;
-        }
-
-        var first = page is OrderedListBranch<T, TLead> ? 1 : 0;
-        var count = page.Count;
-        page.Shared = count - first > 1 ? SharedLength(Text(page, first), Text(page, count - 1)) : 0;
-        for (var slot = first; slot < count; slot++)
-        {
-            heads[slot] = Head(Text(page, slot), page.Shared);
-        }
-    }
-
-    /// <summary>
-    /// Writer only, within a change of <paramref name="page"/>: the key just put at <paramref name="slot"/> gets its
-    /// head; when it does not start with the characters the page's other compared keys share, they share fewer, and
-    /// every head is made again.
-    /// </summary>
-    private static void KeepHead(OrderedListPage<T, TLead> page, int slot)
-    {
-        var first = page is OrderedListBranch<T, TLead> ? 1 : 0;
-        var text = Text(page, slot);
-        if (slot >= first && page.Shared > 0 && SharedLength(text, Text(page, slot == first ? first + 1 : first)) < page.Shared)
-        {
-            FillHeads(page);
-            return;
-        }
-
-        page.Heads![slot] = Head(text, page.Shared);
-    }
-
-    /// <summary>The leading key at <paramref name="slot"/> of a page that keeps heads, as text.</summary>
-    private static string? Text(OrderedListPage<T, TLead> page, int slot) => (string?)(object?)page.Leads[slot];
-
-    /// <summary>How many characters <paramref name="x"/> and <paramref name="y"/> start with alike (none for a null).</summary>
-    private static int SharedLength(string? x, string? y) => x is null || y is null ? 0 : x.AsSpan().CommonPrefixLength(y);
 }
