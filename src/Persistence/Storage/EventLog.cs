@@ -59,23 +59,28 @@ internal sealed class EventLog
     }
 
     /// <summary>
-    /// Loads the events of <paramref name="collection"/>, declares the tag index and raises <paramref name="counters"/>
-    /// (shared with the logs of the collection's earlier opens in this process) to what the records hold.
+    /// Loads the events of <paramref name="collection"/>, raises <paramref name="counters"/> (shared with the logs of the
+    /// collection's earlier opens in this process, and only ever raised) to what the records hold, and declares the tag
+    /// index last: a load that fails (a record that cannot be read, say) has then declared nothing, or an index whose
+    /// failed build freed its name, so the next call loads it again from the start instead of meeting the index a
+    /// failed scan left declared.
     /// </summary>
     public static async Task<EventLog> OpenAsync(StellarStore store, string collection, EventCounters counters)
     {
         var events = await store.GetCollectionAsync<(string, long), JournalRecord>(collection, r => (r.PersistenceId, r.SequenceNr)).ConfigureAwait(false);
-        var byTag = events.IndexMany("by-tag", r => r.Tags.Count == 0 ? null : r.Tags.Select(t => (t, r.Ordering)));
-        await byTag.Ready.ConfigureAwait(false);
-        using var snapshot = events.Snapshot();
         var ordering = 0L;
-        foreach (var record in snapshot.Query())
+        using (var snapshot = events.Snapshot())
         {
-            counters.Raise(record.PersistenceId, record.IsMarker ? record.DeletedTo : record.SequenceNr);
-            ordering = Math.Max(ordering, record.Ordering);
+            foreach (var record in snapshot.Query())
+            {
+                counters.Raise(record.PersistenceId, record.IsMarker ? record.DeletedTo : record.SequenceNr);
+                ordering = Math.Max(ordering, record.Ordering);
+            }
         }
 
         counters.RaiseOrdering(ordering);
+        var byTag = events.IndexMany("by-tag", r => r.Tags.Count == 0 ? null : r.Tags.Select(t => (t, r.Ordering)));
+        await byTag.Ready.ConfigureAwait(false);
         return new EventLog(events, byTag, counters);
     }
 
