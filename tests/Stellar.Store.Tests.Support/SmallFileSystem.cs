@@ -17,8 +17,23 @@ public sealed class SmallFileSystem : IDisposable
     /// <summary>The mount point.</summary>
     public string Path { get; }
 
+    /// <summary>
+    /// Mounts a file system of <paramref name="bytes"/> at <paramref name="path"/>, or ends the calling test as skipped
+    /// with the reason it cannot (<see cref="Skip.Because"/>): for a skippable test that needs a disk that really fills.
+    /// </summary>
+    public static SmallFileSystem MountOrSkip(string path, long bytes)
+    {
+        var disk = TryMount(path, bytes, out var reason);
+        if (disk is null)
+        {
+            Skip.Because(reason);
+        }
+
+        return disk;
+    }
+
     /// <summary>Mounts a file system of <paramref name="bytes"/> at <paramref name="path"/>, or returns null with the reason it cannot.</summary>
-    public static SmallFileSystem? TryMount(string path, long bytes, out string reason)
+    private static SmallFileSystem? TryMount(string path, long bytes, out string reason)
     {
         if (!OperatingSystem.IsLinux())
         {

@@ -25,11 +25,7 @@ public sealed class JournalDiskFullTests : IDisposable
     [SkippableFact]
     public async Task Journal_AfterTheDiskFilledAndSpaceWasFreed_ReopensTheStoreAndKeepsEveryAcknowledgedEvent()
     {
-        using var disk = SmallFileSystem.TryMount(Path.Combine(_directory, "disk"), 1024 * 1024, out var reason);
-        if (disk is null)
-        {
-            Skip.Because(reason);
-        }
+        using var disk = SmallFileSystem.MountOrSkip(Path.Combine(_directory, "disk"), 1024 * 1024);
 
         var path = Path.Combine(disk.Path, "store");
         var written = new List<string>();

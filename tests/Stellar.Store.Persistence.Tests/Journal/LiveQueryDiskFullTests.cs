@@ -30,11 +30,7 @@ public sealed class LiveQueryDiskFullTests : IDisposable
     [SkippableFact]
     public async Task LiveEventsByTagAndPersistenceIds_AcrossTheReopenAfterTheDiskFilled_DeliverEachEventAndIdOnceInOrder()
     {
-        using var disk = SmallFileSystem.TryMount(Path.Combine(_directory, "disk"), 512 * 1024, out var reason);
-        if (disk is null)
-        {
-            Skip.Because(reason);
-        }
+        using var disk = SmallFileSystem.MountOrSkip(Path.Combine(_directory, "disk"), 512 * 1024);
 
         using var system = ActorSystem.Create("live-queries-disk-full", PluginTestConfig.For(Path.Combine(disk.Path, "store")));
         try
@@ -110,11 +106,7 @@ public sealed class LiveQueryDiskFullTests : IDisposable
     [SkippableFact]
     public async Task Queries_ReadingStoredEventsWhenTheStoreIsReopened_ReadOnFromTheReopenedStore()
     {
-        using var disk = SmallFileSystem.TryMount(Path.Combine(_directory, "disk"), 512 * 1024, out var reason);
-        if (disk is null)
-        {
-            Skip.Because(reason);
-        }
+        using var disk = SmallFileSystem.MountOrSkip(Path.Combine(_directory, "disk"), 512 * 1024);
 
         var config = PluginTestConfig.For(Path.Combine(disk.Path, "store"), extra: "akka.persistence.query.journal.stellar.max-buffer-size = 1");
         using var system = ActorSystem.Create("queries-catching-up-disk-full", config);

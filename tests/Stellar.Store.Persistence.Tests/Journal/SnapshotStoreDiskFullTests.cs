@@ -21,11 +21,7 @@ public sealed class SnapshotStoreDiskFullTests : IDisposable
     [SkippableFact]
     public async Task SaveSnapshot_FirstTriedOnAFullDisk_SucceedsOnceTheDiskHasRoom()
     {
-        using var disk = SmallFileSystem.TryMount(Path.Combine(_directory, "disk"), 512 * 1024, out var reason);
-        if (disk is null)
-        {
-            Skip.Because(reason);
-        }
+        using var disk = SmallFileSystem.MountOrSkip(Path.Combine(_directory, "disk"), 512 * 1024);
 
         using var system = ActorSystem.Create("snapshot-disk-full", PluginTestConfig.For(Path.Combine(disk.Path, "store")));
         try
@@ -71,11 +67,7 @@ public sealed class SnapshotStoreDiskFullTests : IDisposable
     [SkippableFact]
     public async Task SaveSnapshot_AfterASaveFaultedTheStoreOnAFullDisk_SavesLoadsAndDeletesOnceTheDiskHasRoom()
     {
-        using var disk = SmallFileSystem.TryMount(Path.Combine(_directory, "disk"), 512 * 1024, out var reason);
-        if (disk is null)
-        {
-            Skip.Because(reason);
-        }
+        using var disk = SmallFileSystem.MountOrSkip(Path.Combine(_directory, "disk"), 512 * 1024);
 
         using var system = ActorSystem.Create("snapshot-save-disk-full", PluginTestConfig.For(Path.Combine(disk.Path, "store")));
         try

@@ -25,11 +25,7 @@ public sealed class RealDiskFullTests : IDisposable
     public async Task Writes_WhenTheRealDiskIsFull_FailWithStoreFaultedAndTheStoreReopensWithEveryAcknowledgedWrite(
         Durability durability, Compression compression, bool encrypted)
     {
-        using var disk = SmallFileSystem.TryMount(_dir.Sub("disk"), 512 * 1024, out var reason);
-        if (disk is null)
-        {
-            Skip.Because(reason);
-        }
+        using var disk = SmallFileSystem.MountOrSkip(_dir.Sub("disk"), 512 * 1024);
 
         var path = Path.Combine(disk.Path, "store");
         // Without automatic compaction, so the disk surely fills: with it, a compaction that reclaims space as fast
