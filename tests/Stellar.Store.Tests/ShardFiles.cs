@@ -50,19 +50,6 @@ internal static class ShardFiles
     public static List<Block> Blocks(IStorage storage) =>
         Names(storage).SelectMany(name => Blocks(name, ReadOrEmpty(storage, name))).ToList();
 
-    /// <summary>
-    /// Flips a bit of the byte <paramref name="fromEnd"/> bytes before the end of the shard file at <paramref name="path"/>,
-    /// while the store may hold it open: the damage a disk does to a block after the store verified it.
-    /// </summary>
-    public static void Damage(string path, int fromEnd)
-    {
-        using var file = new FileStream(path, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite);
-        file.Position = file.Length - fromEnd;
-        var b = file.ReadByte();
-        file.Position = file.Length - fromEnd;
-        file.WriteByte((byte)(b ^ 0x40));
-    }
-
     private static byte[] ReadOrEmpty(IStorage storage, string name)
     {
         try

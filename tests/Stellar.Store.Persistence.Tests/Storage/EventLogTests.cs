@@ -78,9 +78,9 @@ public sealed class EventLogTests : IAsyncLifetime
 
         // A read of the shard that fails once (a damaged byte, put back), as a flaky disk's does.
         var shard = Directory.GetFiles(_directory, "*.shard").MaxBy(f => new FileInfo(f).Length)!;
-        FlipByte(shard, fromEnd: 100);
+        FileDamage.FlipBit(shard, fromEnd: 100);
         await Assert.ThrowsAsync<CorruptBlockException>(() => shared.EventsAsync("akka-journal"));
-        FlipByte(shard, fromEnd: 100);
+        FileDamage.FlipBit(shard, fromEnd: 100);
 
         var log = await shared.EventsAsync("akka-journal");
         Assert.Equal([("p", 1L)], log.ReadTagged("gold", 0, log.LastOrdering, 10).Events.Select(r => (r.PersistenceId, r.SequenceNr)));
@@ -104,15 +104,6 @@ public sealed class EventLogTests : IAsyncLifetime
             var outcome = await log.WriteAsync([new AtomicDraft([new JournalRecord { PersistenceId = persistenceId, SequenceNr = i, Payload = [1, 2, 3] }], null)]);
             Assert.Null(outcome[0]);
         }
-    }
-
-    private static void FlipByte(string path, int fromEnd)
-    {
-        using var file = new FileStream(path, FileMode.Open, FileAccess.ReadWrite, FileShare.ReadWrite);
-        file.Position = file.Length - fromEnd;
-        var b = file.ReadByte();
-        file.Position = file.Length - fromEnd;
-        file.WriteByte((byte)(b ^ 0x40));
     }
 
     private Task<StoreLease> AcquireAsync() =>

@@ -125,7 +125,7 @@ public sealed class LargeValueTests : IDisposable
         await store.FlushAsync();
 
         var shard = Directory.GetFiles(_dir.Path, "*.shard").Single();
-        ShardFiles.Damage(shard, fromEnd: 100);
+        FileDamage.FlipBit(shard, fromEnd: 100);
 
         var e = Assert.Throws<CorruptBlockException>(() => chunks.Get("chunk-1"));
         Assert.Equal(shard, e.Path);
@@ -145,7 +145,7 @@ public sealed class LargeValueTests : IDisposable
         await chunks.UpsertAsync(MakeChunk(1, 1));
         await store.FlushAsync();
         var shard = Directory.GetFiles(_dir.Path, "*.shard").Single();
-        ShardFiles.Damage(shard, fromEnd: 100);
+        FileDamage.FlipBit(shard, fromEnd: 100);
 
         // The large value is copied from its block, read in the compaction's parallel encode: its damage is the caller's
         // CorruptBlockException naming the file, as a read's is, not the parallel loop's wrapper.

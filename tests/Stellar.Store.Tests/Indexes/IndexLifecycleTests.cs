@@ -172,7 +172,7 @@ public sealed class IndexLifecycleTests : IDisposable
         await store.FlushAsync();
 
         var shard = Directory.GetFiles(_dir.Path, "*.shard").Single();
-        ShardFiles.Damage(shard, fromEnd: 100);
+        FileDamage.FlipBit(shard, fromEnd: 100);
 
         // The selector never ran for that record: the build says what went wrong, and the name stays free.
         var bySize = chunks.Index("by-size", c => c.Voxels.Length, unique);
