@@ -24,7 +24,9 @@ namespace Stellar.Store.Benchmarks.Indexes;
 /// has. The warm-up (the JIT, the thread pool's growth, the first write's wait for the writer's slot table) is untimed
 /// and writes the same records in every row. Each row also records the process's CPU time over its timed writes (every
 /// thread's, so that work moved from one thread to another does not hide) and the collector's pauses, which say where
-/// an index's cost goes: into work, or into waiting.
+/// an index's cost goes: into work, or into waiting; and, from the store's own instruments (<see cref="CommitMeter"/>),
+/// the writes per commit group and the share of the time the writer spent committing, which say whether the writer,
+/// which keeps the indexes, is what the callers wait for.
 /// </remarks>
 internal static class UpkeepMix
 {
@@ -143,17 +145,19 @@ internal static class UpkeepMix
                 }
 
                 Write(collection, warmUp);
+                using var commits = new CommitMeter();
                 using var process = Process.GetCurrentProcess();
                 var cpu = process.TotalProcessorTime;
                 var paused = GC.GetTotalPauseDuration();
                 var allocated = GC.GetTotalAllocatedBytes(precise: true);
+                var (groups, committing) = (commits.Groups, commits.CommitSeconds);
                 var clock = Stopwatch.StartNew();
                 Write(collection, timed);
                 var elapsed = clock.Elapsed;
                 process.Refresh();
                 return new UpkeepRow(
                     run, kept, Callers, timed.Length, elapsed.TotalSeconds, (process.TotalProcessorTime - cpu).TotalSeconds, (GC.GetTotalPauseDuration() - paused).TotalSeconds,
-                    GC.GetTotalAllocatedBytes(precise: true) - allocated);
+                    GC.GetTotalAllocatedBytes(precise: true) - allocated, commits.Groups - groups, commits.CommitSeconds - committing);
             }
             finally
             {
@@ -180,10 +184,10 @@ internal static class UpkeepMix
     {
         var runs = rows.Select(r => r.Run).Distinct().Count();
         var text = new StringBuilder();
-        text.AppendLine(CultureInfo.InvariantCulture, $"{Callers} callers upserting (WriteThrough) into a fresh store of {Records:N0} small records per row and run, every write moving its record in every index; {TimedWrites:N0} timed writes after {WarmUpWrites:N0} untimed ones; {runs} round(s) after one that is not reported, the rows of a round in a rotating order. Each cell is the median over the rounds with its 95% interval in brackets (distribution-free, from the rounds' order statistics); a ratio is taken per round, against the no-index row of the same round. The CPU time is the process's (every thread's) over the timed writes; the pauses are the collector's over the same writes, during which every thread stops; the bytes allocated are every thread's over the same writes, per write.");
+        text.AppendLine(CultureInfo.InvariantCulture, $"{Callers} callers upserting (WriteThrough) into a fresh store of {Records:N0} small records per row and run, every write moving its record in every index; {TimedWrites:N0} timed writes after {WarmUpWrites:N0} untimed ones; {runs} round(s) after one that is not reported, the rows of a round in a rotating order. Each cell is the median over the rounds with its 95% interval in brackets (distribution-free, from the rounds' order statistics); a ratio is taken per round, against the no-index row of the same round. The CPU time is the process's (every thread's) over the timed writes; the pauses are the collector's over the same writes, during which every thread stops; the bytes allocated are every thread's over the same writes, per write; the writes per group and the writer's share of the time in commits (encode, append, apply and publish, the indexes' upkeep included) come from the store's own instruments.");
         text.AppendLine();
-        text.AppendLine("| Indexes kept | ns per write | ns of CPU per write (every thread) | ms of the collector's pauses | B allocated per write | time per write ÷ no index's, per round | Goal | Status |");
-        text.AppendLine("|---|---:|---:|---:|---:|---:|---|---|");
+        text.AppendLine("| Indexes kept | ns per write | ns of CPU per write (every thread) | ms of the collector's pauses | B allocated per write | writes per commit group | writer's share of the time in commits | time per write ÷ no index's, per round | Goal | Status |");
+        text.AppendLine("|---|---:|---:|---:|---:|---:|---:|---:|---|---|");
         foreach (var kept in Rows)
         {
             var of = rows.Where(r => r.Kept == kept).ToList();
@@ -191,11 +195,13 @@ internal static class UpkeepMix
             var cpu = Figure.Of(of.Select(r => r.CpuNsPerWrite).ToList());
             var pauses = Figure.Of(of.Select(r => r.PauseSeconds * 1e3).ToList());
             var allocated = Figure.Of(of.Select(r => r.AllocatedBytesPerWrite).ToList());
+            var perGroup = Figure.Of(of.Select(r => r.WritesPerGroup).ToList());
+            var committing = Figure.Of(of.Select(r => r.CommitShare).ToList());
             var ratio = kept == NoIndex ? null : Ratio(rows, kept);
             var target = Target(of[0].Indexes);
             var cost = kept == NoIndex ? "– | – | –"
                 : string.Create(CultureInfo.InvariantCulture, $"{Units.UnitSummary.Decimal(ratio)} | ≤ {target}× | {RoundRatios.AtMost(ratio, target)}");
-            text.AppendLine(CultureInfo.InvariantCulture, $"| {Describe(kept)} | {time} | {cpu} | {pauses} | {allocated} | {cost} |");
+            text.AppendLine(CultureInfo.InvariantCulture, $"| {Describe(kept)} | {time} | {cpu} | {pauses} | {allocated} | {Units.UnitSummary.Decimal(perGroup)} | {Units.UnitSummary.Decimal(committing)} | {cost} |");
         }
 
         return text.ToString();
