@@ -206,7 +206,8 @@ public sealed class CollectionSnapshot<TKey, TValue> : IDisposable
 
     private bool IsDisposed => Volatile.Read(ref _disposed) != 0 || _store.IsDisposed;
 
-    private void ThrowIfDisposed()
+    /// <summary>Throws <see cref="ObjectDisposedException"/> once the snapshot or its store was disposed: what was read through it since may not hold.</summary>
+    internal void ThrowIfDisposed()
     {
         ObjectDisposedException.ThrowIf(Volatile.Read(ref _disposed) != 0, this);
         _store.ThrowIfDisposed();

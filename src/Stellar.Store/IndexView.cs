@@ -10,7 +10,8 @@ namespace Stellar.Store;
 /// <remarks>
 /// Thread safety: any number of threads may read one view at once; reads never lock and never wait for a writer.
 /// A view is as valid as its snapshot: once the snapshot is disposed, reads through it throw
-/// <see cref="ObjectDisposedException"/>, an enumeration in progress at its next element.
+/// <see cref="ObjectDisposedException"/>, an enumeration in progress at its next element or its end, and a read under
+/// way on another thread at its end, rather than give an answer the disposal may have cut short.
 /// </remarks>
 /// <typeparam name="TIndexKey">The index key.</typeparam>
 /// <typeparam name="TKey">The collection's key.</typeparam>
@@ -83,6 +84,7 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
             if (items.Count == limit)
             {
                 // One more exists: the page is full and the range goes on.
+                _snapshot.ThrowIfDisposed();
                 return new IndexPage<TIndexKey, TKey, TValue>(items, new IndexContinuation<TIndexKey, TKey>(last.IndexKey, last.Key));
             }
 
@@ -90,6 +92,7 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
             last = hit;
         }
 
+        _snapshot.ThrowIfDisposed();
         return new IndexPage<TIndexKey, TKey, TValue>(items, null);
     }
 
@@ -113,6 +116,7 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
             }
         }
 
+        _snapshot.ThrowIfDisposed();
         return top;
     }
 
@@ -138,14 +142,19 @@ public sealed class IndexView<TIndexKey, TKey, TValue>
         {
             if (!within(hit.IndexKey))
             {
-                yield break;
+                break;
             }
 
             if (TryRead(hit, out var value))
             {
                 yield return value;
+
+                // Resumed: the walk reads on only while the snapshot's pin holds.
+                _snapshot.ThrowIfDisposed();
             }
         }
+
+        _snapshot.ThrowIfDisposed();
     }
 
     /// <summary>The record of <paramref name="hit"/> at the view's version, unless it had expired by the view's time.</summary>

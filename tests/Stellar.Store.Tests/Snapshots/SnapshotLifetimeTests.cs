@@ -47,6 +47,43 @@ public sealed class SnapshotLifetimeTests : IDisposable
         Assert.Throws<ObjectDisposedException>(() => enumerator.MoveNext());
     }
 
+    /// <summary>
+    /// What a walk of an index reads after its snapshot is disposed is read without the pin that kept it valid, so the
+    /// walk throws rather than answer: at its next element, and also where it would have ended (it might have ended
+    /// only because what it read no longer held).
+    /// </summary>
+    [Fact]
+    public async Task IndexReads_EnumeratedAcrossDispose_ThrowObjectDisposed_AlsoWhereTheWalkWouldHaveEnded()
+    {
+        await using var store = await StellarStore.OpenAsync(_dir.Path);
+        var players = Players(store);
+        await players.WriteAsync(b =>
+        {
+            for (var i = 0; i < 3; i++)
+            {
+                b.Upsert(new Player(i, $"p{i}", i, 1));
+            }
+        });
+        var byLevel = players.Index("by-level", p => p.Level);
+        await byLevel.Ready;
+
+        var view = players.Snapshot();
+        using var all = view.Index(byLevel).All().GetEnumerator();
+        using var range = view.Index(byLevel).Range(0, 1).GetEnumerator();
+        for (var i = 0; i < 3; i++)
+        {
+            Assert.True(all.MoveNext());
+        }
+
+        Assert.True(range.MoveNext());
+        Assert.True(range.MoveNext());
+        view.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => all.MoveNext());
+        Assert.Throws<ObjectDisposedException>(() => range.MoveNext());
+        Assert.Throws<ObjectDisposedException>(() => view.Index(byLevel));
+    }
+
     [Fact]
     public async Task Snapshot_OutlivingItsStore_ThrowsObjectDisposedAndItsDisposeStillWorks()
     {
