@@ -24,8 +24,12 @@ internal sealed class StoreGuardian : ReceiveActor
         Receive<Terminated>(Stopped);
     }
 
-    /// <summary>Props for a guardian.</summary>
-    public static Props Props() => Akka.Actor.Props.Create(() => new StoreGuardian());
+    /// <summary>Props for a guardian, on the <see cref="StoreDispatcher"/> (registered first on <paramref name="system"/>), as its writers are.</summary>
+    public static Props Props(ActorSystem system)
+    {
+        StoreDispatcher.Register(system);
+        return Akka.Actor.Props.Create(() => new StoreGuardian()).WithDispatcher(StoreDispatcher.Id);
+    }
 
     /// <inheritdoc />
     protected override SupervisorStrategy SupervisorStrategy() => new OneForOneStrategy(_ => Directive.Stop);
@@ -34,7 +38,7 @@ internal sealed class StoreGuardian : ReceiveActor
     {
         try
         {
-            Sender.Tell(Context.ActorOf(start.WriterProps(), start.Name));
+            Sender.Tell(Context.ActorOf(start.WriterProps().WithDispatcher(StoreDispatcher.Id), start.Name));
         }
         catch (Exception e)
         {

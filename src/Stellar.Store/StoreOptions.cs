@@ -157,6 +157,11 @@ public sealed class StoreOptions
     public MessagePackSerializerOptions? Serializer { get; init; }
 
     /// <summary>An actor system to run the writers in (for Akka.Hosting users); null: the store creates and owns one.</summary>
+    /// <remarks>
+    /// The store's actors run on a thread of their own each, through a dispatcher the store registers on the system
+    /// under the id <c>stellar-store.dispatcher</c>, unless the system's configuration defines that id: then they run
+    /// on the dispatcher it configures.
+    /// </remarks>
     public ActorSystem? ActorSystem { get => _actorSystem; init => _actorSystem = value; }
 
     /// <summary>
