@@ -222,25 +222,35 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     /// </summary>
     /// <exception cref="ArgumentException">The batch's records take more than <see cref="MaxBatchBytes"/>; nothing is stored.</exception>
     /// <exception cref="InvalidOperationException">The store was opened read-only (a checkpoint), even for an empty batch.</exception>
-    public async Task WriteAsync(Action<WriteBatch<TKey, TValue>> build, CancellationToken cancellationToken = default)
+    public Task WriteAsync(Action<WriteBatch<TKey, TValue>> build, CancellationToken cancellationToken = default)
     {
-        ArgumentNullException.ThrowIfNull(build);
-        cancellationToken.ThrowIfCancellationRequested();
-        _store.ThrowIfDisposed();
-        _store.ThrowIfReadOnly();
+        if (build is null)
+        {
+            return Task.FromException(new ArgumentNullException(nameof(build)));
+        }
+
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return Task.FromCanceled(cancellationToken);
+        }
+
         var batch = new WriteBatch<TKey, TValue>(this);
         try
         {
+            _store.ThrowIfDisposed();
+            _store.ThrowIfReadOnly();
             build(batch);
             CheckBatchSize(batch.Writes, nameof(build));
         }
-        catch
+        catch (Exception e)
         {
             batch.Writes.ForEach(w => w.Release());
-            throw;
+            return Task.FromException(e);
         }
 
-        await SubmitAtomicAsync(batch.Writes, cancellationToken).ConfigureAwait(false);
+        // The writer's task itself, as a single write's, with no frame of ours around it: a caller that waits for it
+        // synchronously on a pool thread needs no other pool thread for it to complete.
+        return SubmitAtomicAsync(batch.Writes, cancellationToken);
     }
 
     /// <summary>Rejects <paramref name="writes"/> (nothing stored) when they take more than <see cref="MaxBatchBytes"/>.</summary>

@@ -295,7 +295,10 @@ public sealed partial class StellarStore
         IDisposable? observation = null;
         try
         {
-            var writer = await _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>(writerName, engine, Options.MaxGroupBytes, status), GuardianTimeout).ConfigureAwait(false);
+            // Waited for, not awaited: the guardian answers at once from a thread of its own, while an await would go on
+            // on a pool thread, which a game whose pool threads all wait for GetCollection would never free.
+            var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>(writerName, engine, Options.MaxGroupBytes, status), GuardianTimeout)
+                .GetAwaiter().GetResult();
             handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes, static write => write.Release());
             var writes = handle;
             compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync, () => LoadCompactionHolds(name), () => CompactionHolds(name)));

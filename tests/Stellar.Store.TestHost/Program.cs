@@ -10,7 +10,8 @@ namespace Stellar.Store.TestHost;
 /// <see cref="FixtureUnitsVerb"/>); <c>persist &lt;dir&gt; &lt;actors&gt;</c> runs persistent actors on the Stellar
 /// journal until killed (see <see cref="PersistVerb"/>); <c>fixture-cursors &lt;dir&gt;</c> writes the cursors fixture
 /// store (see <see cref="FixtureCursorsVerb"/>); <c>feed-hold &lt;dir&gt;</c> writes while a lagging cursor holds
-/// compaction, until killed (see <see cref="FeedHoldVerb"/>). Verbs report progress as single lines on standard output, which the parent reads,
+/// compaction, until killed (see <see cref="FeedHoldVerb"/>); <c>starved-pool &lt;dir&gt;</c> writes from a capped
+/// thread pool whose every thread waits synchronously for the store (see <see cref="StarvedPoolVerb"/>). Verbs report progress as single lines on standard output, which the parent reads,
 /// and errors on standard error.
 /// </summary>
 internal static class Program
@@ -26,6 +27,7 @@ internal static class Program
         ["persist"] = PersistVerb.Run,
         ["fixture-cursors"] = FixtureCursorsVerb.Run,
         ["feed-hold"] = FeedHoldVerb.Run,
+        ["starved-pool"] = StarvedPoolVerb.Run,
     };
 
     public static int Main(string[] args)

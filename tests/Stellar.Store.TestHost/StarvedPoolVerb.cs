@@ -1,0 +1,118 @@
+using Stellar.Store.TestHost.Workload;
+
+namespace Stellar.Store.TestHost;
+
+/// <summary>
+/// <c>starved-pool &lt;dir&gt;</c>: caps the thread pool at one thread per core, then fills it with work items that each
+/// wait synchronously (sync over async, as game code does) for a collection and for writes to it, one by one (inserts,
+/// upserts, deletes and an atomic batch), more items than the pool has threads. Prints <see cref="DoneLine"/> and exits 0 once
+/// every item is done and the records read back; never finishes if a step of those needs a pool thread.
+/// </summary>
+internal static class StarvedPoolVerb
+{
+    /// <summary>Printed once every item's writes completed and read back.</summary>
+    public const string DoneLine = "starved pool: done";
+
+    private const string CollectionName = "starved";
+
+    private const int WritesPerItem = 10;
+
+    public static int Run(string[] args)
+    {
+        if (args.Length != 1)
+        {
+            Console.Error.WriteLine("usage: starved-pool <store directory>");
+            return ExitCodes.Usage;
+        }
+
+        var cores = Environment.ProcessorCount;
+        if (!ThreadPool.SetMinThreads(1, 1) || !ThreadPool.SetMaxThreads(cores, cores))
+        {
+            Console.Error.WriteLine($"the thread pool refused a cap of {cores} threads");
+            return ExitCodes.Usage;
+        }
+
+        var store = StellarStore.OpenAsync(args[0], new StoreOptions { Durability = Durability.WriteThrough }).GetAwaiter().GetResult();
+        try
+        {
+            return WriteFromEveryThread(store, cores * 4);
+        }
+        finally
+        {
+            store.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        }
+    }
+
+    private static int WriteFromEveryThread(StellarStore store, int items)
+    {
+        var failures = new List<Exception>();
+        using (var done = new CountdownEvent(items))
+        {
+            for (var item = 0; item < items; item++)
+            {
+                ThreadPool.UnsafeQueueUserWorkItem(Write, (store, item, failures, done), preferLocal: false);
+            }
+
+            done.Wait();
+        }
+
+        if (failures.Count > 0)
+        {
+            Console.Error.WriteLine(string.Join(Environment.NewLine, failures));
+            return ExitCodes.WorkloadFailed;
+        }
+
+        var records = store.GetCollection<int, WorkloadItem>(CollectionName, i => i.Id);
+        var expected = Enumerable.Range(0, items * WritesPerItem).Where(id => id % WritesPerItem > 1).ToList();
+        var stored = records.Query(_ => true).Select(i => i.Id).Order().ToList();
+        if (!stored.SequenceEqual(expected))
+        {
+            Console.Error.WriteLine($"read back {stored.Count} records, expected {expected.Count}");
+            return ExitCodes.WorkloadFailed;
+        }
+
+        Console.Out.WriteLine(DoneLine);
+        return ExitCodes.Success;
+    }
+
+    private static void Write((StellarStore Store, int Item, List<Exception> Failures, CountdownEvent Done) state)
+    {
+        try
+        {
+            // Every item asks for the collection: the first loads it, the others wait for that load or find it loaded.
+            var records = state.Store.GetCollection<int, WorkloadItem>(CollectionName, i => i.Id);
+            var first = state.Item * WritesPerItem;
+            for (var step = 0; step < WritesPerItem; step++)
+            {
+                var item = new WorkloadItem(first + step, state.Item, step, "");
+                if (step % 2 == 0)
+                {
+                    records.InsertAsync(item).GetAwaiter().GetResult();
+                }
+                else
+                {
+                    records.UpsertAsync(item).GetAwaiter().GetResult();
+                }
+            }
+
+            // Each item's first two records go again, so that the read-back tells a lost delete from a lost write.
+            records.DeleteAsync(first).GetAwaiter().GetResult();
+            records.WriteAsync(batch =>
+            {
+                batch.Delete(first + 1);
+                batch.Upsert(new WorkloadItem(first + 2, state.Item, WritesPerItem, "batch"));
+            }).GetAwaiter().GetResult();
+        }
+        catch (Exception e)
+        {
+            lock (state.Failures)
+            {
+                state.Failures.Add(e);
+            }
+        }
+        finally
+        {
+            state.Done.Signal();
+        }
+    }
+}
