@@ -5,18 +5,17 @@ using Akka.Dispatch;
 namespace Stellar.Store.Actors;
 
 /// <summary>
-/// Where the store's actors run: each on a thread of its own (Akka's <see cref="PinnedDispatcher"/>), not on the .NET
-/// thread pool.
+/// Where a store's writer actors run when they get threads of their own (<c>StoreOptions.DedicatedThreads</c>): each on
+/// a thread of its own (Akka's <see cref="PinnedDispatcher"/>), not on the .NET thread pool.
 /// </summary>
 /// <remarks>
 /// <para>Why: on the pool, an actor's turn waits in the pool's queue behind everything else queued there. A game that
 /// waits synchronously for its writes on pool threads (sync over async) then holds pool threads that wait for a
 /// writer whose turn waits for a free pool thread: the pool grows a thread at a time, and where its size is capped the
-/// writes never complete. On threads of their own the store's actors take their turns whatever the pool is doing, and
-/// a writer's turn does not queue behind its callers' continuations.</para>
+/// writes never complete. On threads of their own the writers take their turns whatever the pool is doing.</para>
 /// <para>The store registers the dispatcher on the actor system it runs in, its own or the game's, unless that
-/// system's configuration has a section of this id already: a game that must run the store's actors elsewhere
-/// defines <c>stellar-store.dispatcher</c> in its configuration.</para>
+/// system's configuration has a section of this id already: a game that must run the writers elsewhere defines
+/// <c>stellar-store.dispatcher</c> in its configuration.</para>
 /// <para>Thread safety: any thread.</para>
 /// </remarks>
 internal static class StoreDispatcher

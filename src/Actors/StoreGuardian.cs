@@ -16,19 +16,29 @@ internal sealed class StoreGuardian : ReceiveActor
     /// <summary>Who waits for each stopping writer to be gone.</summary>
     private readonly Dictionary<IActorRef, List<IActorRef>> _stopping = new();
 
-    /// <summary>Creates the guardian.</summary>
-    public StoreGuardian()
+    /// <summary>Whether each writer gets a thread of its own (the <see cref="StoreDispatcher"/>) rather than the pool.</summary>
+    private readonly bool _dedicated;
+
+    /// <summary>Creates the guardian; with <paramref name="dedicated"/>, its writers run on threads of their own.</summary>
+    public StoreGuardian(bool dedicated)
     {
+        _dedicated = dedicated;
         Receive<GuardianProtocol.StartWriter>(Start);
         Receive<GuardianProtocol.StopWriter>(Stop);
         Receive<Terminated>(Stopped);
     }
 
-    /// <summary>Props for a guardian, on the <see cref="StoreDispatcher"/> (registered first on <paramref name="system"/>), as its writers are.</summary>
-    public static Props Props(ActorSystem system)
+    /// <summary>Props for a guardian whose writers run on the thread pool, as it does.</summary>
+    public static Props Props() => Akka.Actor.Props.Create(() => new StoreGuardian(dedicated: false));
+
+    /// <summary>
+    /// Props for a guardian that runs, with each of its writers, on a thread of its own (the <see cref="StoreDispatcher"/>,
+    /// registered first on <paramref name="system"/>).
+    /// </summary>
+    public static Props DedicatedProps(ActorSystem system)
     {
         StoreDispatcher.Register(system);
-        return Akka.Actor.Props.Create(() => new StoreGuardian()).WithDispatcher(StoreDispatcher.Id);
+        return Akka.Actor.Props.Create(() => new StoreGuardian(dedicated: true)).WithDispatcher(StoreDispatcher.Id);
     }
 
     /// <inheritdoc />
@@ -38,7 +48,8 @@ internal sealed class StoreGuardian : ReceiveActor
     {
         try
         {
-            Sender.Tell(Context.ActorOf(start.WriterProps().WithDispatcher(StoreDispatcher.Id), start.Name));
+            var props = start.WriterProps();
+            Sender.Tell(Context.ActorOf(_dedicated ? props.WithDispatcher(StoreDispatcher.Id) : props, start.Name));
         }
         catch (Exception e)
         {

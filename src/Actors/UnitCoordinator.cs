@@ -66,18 +66,8 @@ internal sealed class UnitCoordinator : ReceiveActor
         Receive<UnitProtocol.Close>(OnClose);
     }
 
-    /// <summary>Props for a coordinator recording its decisions in <paramref name="log"/>, on the thread pool.</summary>
+    /// <summary>Props for a coordinator recording its decisions in <paramref name="log"/>.</summary>
     public static Props Props(IUnitLog log, RoundClock clock) => Akka.Actor.Props.Create(() => new UnitCoordinator(log, clock));
-
-    /// <summary>
-    /// Props for a coordinator recording its decisions in <paramref name="log"/>, on the <see cref="StoreDispatcher"/>
-    /// (registered first on <paramref name="system"/>), as the writers it coordinates are.
-    /// </summary>
-    public static Props Props(IUnitLog log, RoundClock clock, ActorSystem system)
-    {
-        StoreDispatcher.Register(system);
-        return Props(log, clock).WithDispatcher(StoreDispatcher.Id);
-    }
 
     private void OnSubmit(UnitProtocol.Submit submit)
     {

@@ -101,7 +101,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         try
         {
             _system = options.ActorSystem ?? CreateActorSystem(diagnostics.LoggerFactory);
-            _guardian = _system.ActorOf(StoreGuardian.Props(_system), $"stellar-store-{Interlocked.Increment(ref s_storeCounter)}");
+            _guardian = _system.ActorOf(options.DedicatedThreads ? StoreGuardian.DedicatedProps(_system) : StoreGuardian.Props(), $"stellar-store-{Interlocked.Increment(ref s_storeCounter)}");
             _units = new StoreUnits(this, _system, $"stellar-units-{Interlocked.Increment(ref s_storeCounter)}", options, OpenUnitLog);
         }
         catch

@@ -3,10 +3,12 @@ using Stellar.Store.TestHost.Workload;
 namespace Stellar.Store.TestHost;
 
 /// <summary>
-/// <c>starved-pool &lt;dir&gt;</c>: caps the thread pool at one thread per core, then fills it with work items that each
-/// wait synchronously (sync over async, as game code does) for a collection and for writes to it, one by one (inserts,
-/// upserts, deletes and an atomic batch), more items than the pool has threads. Prints <see cref="DoneLine"/> and exits 0 once
-/// every item is done and the records read back; never finishes if a step of those needs a pool thread.
+/// <c>starved-pool &lt;dir&gt;</c>: opens a store whose writers have threads of their own
+/// (<see cref="StoreOptions.DedicatedThreads"/>), caps the thread pool at one thread per core, then fills it with work
+/// items that each wait synchronously (sync over async, as game code does) for a collection and for writes to it, one by
+/// one (inserts, upserts, deletes and an atomic batch), more items than the pool has threads. Prints
+/// <see cref="DoneLine"/> and exits 0 once every item is done and the records read back; never finishes if a step of
+/// those needs a pool thread.
 /// </summary>
 internal static class StarvedPoolVerb
 {
@@ -32,7 +34,7 @@ internal static class StarvedPoolVerb
             return ExitCodes.Usage;
         }
 
-        var store = StellarStore.OpenAsync(args[0], new StoreOptions { Durability = Durability.WriteThrough }).GetAwaiter().GetResult();
+        var store = StellarStore.OpenAsync(args[0], new StoreOptions { Durability = Durability.WriteThrough, DedicatedThreads = true }).GetAwaiter().GetResult();
         try
         {
             return WriteFromEveryThread(store, cores * 4);

@@ -40,7 +40,7 @@ internal sealed class StoreUnits : IUnitLog, IDisposable
     {
         _store = store;
         _openLog = openLog;
-        _coordinator = system.ActorOf(UnitCoordinator.Props(this, _rounds, system), name);
+        _coordinator = system.ActorOf(UnitCoordinator.Props(this, _rounds), name);
         _budget = new WriteBudget(options.MaxQueuedWrites, options.MaxQueuedBytes);
     }
 
