@@ -295,10 +295,11 @@ public sealed partial class StellarStore
         IDisposable? observation = null;
         try
         {
-            // Waited for, not awaited: the guardian answers at once from a thread of its own, while an await would go on
-            // on a pool thread, which a game whose pool threads all wait for GetCollection would never free.
-            var writer = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>(writerName, engine, Options.MaxGroupBytes, status), GuardianTimeout)
-                .GetAwaiter().GetResult();
+            // With threads of their own the guardian answers at once from its thread, and the load waits for the answer:
+            // an await would go on on a pool thread, which a game whose pool threads all wait for GetCollection would never
+            // free. With the guardian on the pool, the load awaits, leaving its thread to the guardian.
+            var starting = _guardian.Ask<IActorRef>(new GuardianProtocol.StartWriter<CollectionWrite<TKey, TValue>, bool>(writerName, engine, Options.MaxGroupBytes, status), GuardianTimeout);
+            var writer = Options.DedicatedThreads ? starting.GetAwaiter().GetResult() : await starting.ConfigureAwait(false);
             handle = new WriterHandle<CollectionWrite<TKey, TValue>, bool>(writer, Options.MaxQueuedWrites, Options.MaxQueuedBytes, static write => write.Release());
             var writes = handle;
             compactor = new Compactor(new CompactionDriver<TKey, TValue>(engine, handle, _units.FlushLogAsync, () => LoadCompactionHolds(name), () => CompactionHolds(name)));
