@@ -78,7 +78,8 @@ public sealed class PackageTests(PackedPackages packed) : IClassFixture<PackedPa
         var consumer = packed.Scratch("consumer");
         ConsumerProject.Write(consumer, ReadmeReferences(store.Version), ReadmeBlock(Readme(), "## Use it in your project", "csharp"), packed.Feed, await RegistriesAsync());
 
-        await Dotnet.RunAsync(consumer, "build", "-c", "Release", "-m:1", "--disable-build-servers");
+        await Dotnet.RestoreAsync(consumer, "-m:1", "--disable-build-servers");
+        await Dotnet.RunAsync(consumer, "build", "-c", "Release", "-m:1", "--disable-build-servers", "--no-restore");
         var output = await Dotnet.RunAsync(consumer, ConsumerProject.Assembly(consumer));
 
         Assert.Equal(ReadmeProgramLastLine, output.TrimEnd().Split('\n')[^1].TrimEnd('\r'));
@@ -109,7 +110,8 @@ public sealed class PackageTests(PackedPackages packed) : IClassFixture<PackedPa
         const string Shown = "// " + TestingReadmeRecord;
         Assert.Contains(Shown, program, StringComparison.Ordinal);
         ConsumerProject.Write(consumer, references, program.Replace(Shown, "Console.WriteLine(score);", StringComparison.Ordinal), packed.Feed, await RegistriesAsync());
-        await Dotnet.RunAsync(consumer, "build", "-c", "Release", "-m:1", "--disable-build-servers");
+        await Dotnet.RestoreAsync(consumer, "-m:1", "--disable-build-servers");
+        await Dotnet.RunAsync(consumer, "build", "-c", "Release", "-m:1", "--disable-build-servers", "--no-restore");
         var output = await Dotnet.RunAsync(consumer, ConsumerProject.Assembly(consumer));
 
         Assert.Equal(TestingReadmeRecord, output.TrimEnd().Split('\n')[^1].TrimEnd('\r'));

@@ -53,10 +53,12 @@ public sealed class PackedPackages : IAsyncLifetime, IDisposable
             solution = new { path = Path.Combine(RepositoryRoot, "Stellar.sln"), projects },
         }));
 
+        // The restore records the version a project reference gets in the package, so it sees the same suffix.
+        string[] properties = ["--artifacts-path", _directory.Sub("artifacts"), $"-p:VersionSuffix={VersionSuffix}"];
+        await Dotnet.RestoreAsync(RepositoryRoot, [filter, "-m:1", "--disable-build-servers", .. properties]);
         await Dotnet.RunAsync(
             RepositoryRoot,
-            "pack", filter, "-c", "Release", "-m:1", "--disable-build-servers",
-            "-o", Feed, "--artifacts-path", _directory.Sub("artifacts"), $"-p:VersionSuffix={VersionSuffix}");
+            ["pack", filter, "-c", "Release", "-m:1", "--disable-build-servers", "--no-restore", "-o", Feed, .. properties]);
 
         Packages = Directory.GetFiles(Feed, "*.nupkg").Order(StringComparer.Ordinal).Select(Read).ToList();
     }
