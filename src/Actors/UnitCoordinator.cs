@@ -27,7 +27,9 @@ namespace Stellar.Store.Actors;
 /// participant faults (reopening the store resolves the round from what is on disk, never by undoing it here), and the
 /// coordinator starts a new session id, so that no later decision can ever cover the uncertain round. A failed
 /// decision also faults the coordinator: the unit log's outcome is unknown. A participant that faults publishing its
-/// part fails the units with its fault, but the round is committed and the other participants go on.
+/// part fails the units with its fault, but the round is committed and the other participants go on. Whatever throws
+/// on the coordinator's own turn faults it too, and the round in flight ends as a failed part ends it (see
+/// <see cref="AroundReceive"/>).
 /// </remarks>
 internal sealed class UnitCoordinator : ReceiveActor
 {
@@ -42,6 +44,9 @@ internal sealed class UnitCoordinator : ReceiveActor
     private UnitRound? _round;
     private Exception? _fault;
     private UnitProtocol.Close? _closing;
+
+    /// <summary>The round that was staging when the coordinator faulted: its parts that stage after that are dropped.</summary>
+    private UnitRound? _abandoned;
 
     /// <summary>A <see cref="UnitProtocol.StartRound"/> is on its way to this actor.</summary>
     private bool _startPending;
@@ -68,6 +73,24 @@ internal sealed class UnitCoordinator : ReceiveActor
 
     /// <summary>Props for a coordinator recording its decisions in <paramref name="log"/>.</summary>
     public static Props Props(IUnitLog log, RoundClock clock) => Akka.Actor.Props.Create(() => new UnitCoordinator(log, clock));
+
+    /// <summary>
+    /// Whatever throws on the coordinator's turn faults it (<see cref="Threw"/>) instead of going to its supervisor,
+    /// whose default is a restart: a coordinator started afresh would have forgotten the round in flight, leaving its
+    /// callers waiting forever and its participants holding their parts, and every write queued behind them.
+    /// </summary>
+    protected override bool AroundReceive(Receive receive, object message)
+    {
+        try
+        {
+            return base.AroundReceive(receive, message);
+        }
+        catch (Exception e)
+        {
+            Threw(e);
+            return true;
+        }
+    }
 
     private void OnSubmit(UnitProtocol.Submit submit)
     {
@@ -120,11 +143,23 @@ internal sealed class UnitCoordinator : ReceiveActor
         for (var i = 0; i < _round.Participants.Count; i++)
         {
             _round.Participants[i].Prepare(_session, _round.Number, _round.UnitsOf(i), Self, i);
+            _round.Prepared++;
         }
     }
 
     private void OnStaged(long round, int participant, Exception? rejection)
     {
+        if (_abandoned is { } abandoned && abandoned.Number == round)
+        {
+            // The coordinator faulted while this part was on its way: the part is dropped, as it would be in an abort.
+            if (rejection is null)
+            {
+                abandoned.Participants[participant].Tell(new WriterProtocol.Abort(round));
+            }
+
+            return;
+        }
+
         if (!IsCurrent(round, UnitRound.Step.Stage))
         {
             return;
@@ -219,10 +254,21 @@ internal sealed class UnitCoordinator : ReceiveActor
             return;
         }
 
-        // Every part is in the OS: the decision goes to the log now, its fsync alongside the parts'.
+        // Every part is in the OS: the decision goes to the log now, its fsync alongside the parts'. A log that throws
+        // instead of failing the task has failed the decision all the same.
         var self = Self;
         var round = placed.Round;
-        _log.RecordAsync(_session, round, _round.Blocks).ContinueWith(
+        Task recording;
+        try
+        {
+            recording = _log.RecordAsync(_session, round, _round.Blocks);
+        }
+        catch (Exception e)
+        {
+            recording = Task.FromException(e);
+        }
+
+        recording.ContinueWith(
             task => self.Tell(new UnitProtocol.Decided(round, task.IsCompletedSuccessfully ? null : task.Exception?.GetBaseException() ?? new TaskCanceledException(task))),
             CancellationToken.None,
             TaskContinuationOptions.ExecuteSynchronously,
@@ -348,6 +394,49 @@ internal sealed class UnitCoordinator : ReceiveActor
         {
             StartRound();
         }
+    }
+
+    /// <summary>
+    /// Something threw on the coordinator's turn, <paramref name="cause"/>, and may have left it half way: it faults, so
+    /// every unit queued or submitted later fails, and the round in flight ends as if a part had failed at its step.
+    /// Staging, nothing was written: its units fail at once and every part sent is dropped, now or, if it has not staged
+    /// yet, when it says it has. Writing, every participant faults once its part has an outcome (the round's decision may
+    /// or may not reach the disk, and the new session keeps later decisions off it). Publishing, the round is committed
+    /// and its units fail with the fault, as when a participant faults publishing. Nothing is undone here.
+    /// </summary>
+    private void Threw(Exception cause)
+    {
+        var failure = new IOException(
+            $"Writes across collections failed: their coordinator threw ({cause.Message}). A write across collections in " +
+            "flight may or may not be stored (reopening the store settles it); later ones are refused until the store is reopened.",
+            cause);
+        _fault ??= failure;
+        _session = Guid.NewGuid();
+        if (_round is not { } round)
+        {
+            StartRound();
+            return;
+        }
+
+        if (round.Current != UnitRound.Step.Stage)
+        {
+            round.Failure ??= _fault;
+            return;
+        }
+
+        _round = null;
+        _abandoned = round;
+        for (var i = 0; i < round.Prepared; i++)
+        {
+            round.Participants[i].Tell(new WriterProtocol.Abort(round.Number));
+        }
+
+        foreach (var unit in round.Units)
+        {
+            unit.Complete(_fault);
+        }
+
+        StartRound();
     }
 
     /// <summary>Ends the round in flight with an uncertain outcome: every participant faults, and so does every unit.</summary>

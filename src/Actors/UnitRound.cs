@@ -58,10 +58,16 @@ internal sealed class UnitRound
 
     public Step Current { get; private set; }
 
+    /// <summary>How many participants were sent their part, in order (at <see cref="Step.Stage"/>).</summary>
+    public int Prepared { get; set; }
+
     /// <summary>Answers still awaited at the current step.</summary>
     public int Pending { get; set; }
 
-    /// <summary>The first failure of a part's write (at <see cref="Step.Write"/>) or publish (at <see cref="Step.Publish"/>).</summary>
+    /// <summary>
+    /// The first failure of a part's write (at <see cref="Step.Write"/>) or publish (at <see cref="Step.Publish"/>), or
+    /// the coordinator's own, at either.
+    /// </summary>
     public Exception? Failure { get; set; }
 
     /// <summary>Which participants said where their part's blocks went.</summary>

@@ -9,10 +9,16 @@ internal sealed class MemoryUnitLog : IUnitLog
 
     public bool Fail { get; set; }
 
+    /// <summary>Throws from the call itself instead of failing the task it returns.</summary>
+    public bool ThrowsAtCall { get; set; }
+
     /// <summary>While not null, a decision is recorded (listed in <see cref="Decisions"/>) but not durable until it completes.</summary>
     public TaskCompletionSource? Gate { get; set; }
 
-    public async Task RecordAsync(Guid session, long round, IReadOnlyList<PartBlock> parts)
+    public Task RecordAsync(Guid session, long round, IReadOnlyList<PartBlock> parts) =>
+        ThrowsAtCall ? throw new InvalidOperationException("log refused the call") : RecordCoreAsync(session, round, parts);
+
+    private async Task RecordCoreAsync(Guid session, long round, IReadOnlyList<PartBlock> parts)
     {
         await Task.Yield();
         if (Fail)

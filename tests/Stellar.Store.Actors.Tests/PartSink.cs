@@ -103,7 +103,8 @@ internal sealed class PartSink : ICommitSink<SetWrite, int>
         }
 
         // Written: a part says where it went, then is made durable.
-        partPlaced?.Invoke([new PartBlock(Id, 1, Interlocked.Increment(ref _offset))]);
+        PartBlock[] blocks = [new PartBlock(Id, 1, Interlocked.Increment(ref _offset))];
+        partPlaced?.Invoke(ThrowsAt == "placed" ? new UnreadableBlocks(blocks) : blocks);
         if (SyncGate is { } syncGate)
         {
             await syncGate.Task;

@@ -7,8 +7,16 @@ internal sealed class SetParticipant(WriterHandle<SetWrite, int> writer) : IUnit
 {
     public WriterHandle<SetWrite, int> Writer { get; } = writer;
 
+    /// <summary>Throws from <see cref="Prepare"/>, on the coordinator's turn, as a bug there would.</summary>
+    public bool PrepareThrows { get; set; }
+
     public void Prepare(Guid session, long round, IReadOnlyList<(int Index, IUnitWrite Unit)> units, IActorRef coordinator, int participant)
     {
+        if (PrepareThrows)
+        {
+            throw new InvalidOperationException("prepare threw");
+        }
+
         var part = new SetWrite(0, round, units.Select(u => (u.Index, ((SetUnit)u.Unit).KeysFor(this))).ToList());
         if (!Writer.TrySend(new WriterProtocol.Prepare<SetWrite>(part, 1, coordinator, round, participant)))
         {

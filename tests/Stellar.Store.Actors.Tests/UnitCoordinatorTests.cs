@@ -221,6 +221,84 @@ public sealed class UnitCoordinatorTests : TestKit
     }
 
     [Fact]
+    public async Task Round_WhenTheLogThrowsInsteadOfFailingItsTask_FaultsItsParticipantsAndRefusesLaterUnits()
+    {
+        var (sink1, p1) = Participant();
+        var (_, p2) = Participant();
+        _log.ThrowsAtCall = true;
+
+        // Every part was written; whether the decision was is not known to the coordinator: as for a failed decision.
+        var failure = await Answered.FailureAsync(Submit(new SetUnit((p1, [1]), (p2, [1]))), "a unit whose decision's call threw");
+        Assert.Equal("log refused the call", failure.Message);
+        Assert.DoesNotContain(1, sink1.Published);
+        Assert.Equal("faulted", (await Answered.FailureAsync(p1.Writer.SubmitAsync(new SetWrite(2), CancellationToken.None), "a write after the fault")).Message);
+        Assert.Equal("faulted", (await Answered.FailureAsync(p2.Writer.SubmitAsync(new SetWrite(2), CancellationToken.None), "a write after the fault")).Message);
+
+        _log.ThrowsAtCall = false;
+        var (_, p3) = Participant();
+        var (_, p4) = Participant();
+        Assert.Same(failure, await Answered.FailureAsync(Submit(new SetUnit((p3, [1]), (p4, [1]))), "a unit after the fault"));
+        Assert.Empty(_log.Decisions);
+    }
+
+    [Fact]
+    public async Task Round_WhenTheCoordinatorThrowsStagingIt_FailsTheUnitReleasesEveryCollectionAndRefusesLaterUnits()
+    {
+        var (sink1, p1) = Participant();
+        var (sink2, p2) = Participant();
+        var (sink3, p3) = Participant();
+        p2.PrepareThrows = true;
+
+        // p1 was sent its part before p2's threw on the coordinator's turn; p3 never was. A coordinator restarted from
+        // scratch would have forgotten the round: its caller waiting, and p1 holding its part (and every write after it).
+        var failure = await Answered.FailureAsync(Submit(new SetUnit((p1, [1]), (p2, [1]), (p3, [1]))), "a unit whose round threw");
+        Assert.IsType<IOException>(failure);
+        Assert.Equal("prepare threw", failure.InnerException?.Message);
+
+        // Nothing of the unit was written, so no collection faulted: each takes writes again, the unit's key among them
+        // (a duplicate, had the part been stored).
+        Assert.Equal(1, await Answered.ResultAsync(p1.Writer.SubmitAsync(new SetWrite(1), CancellationToken.None), "a write to the collection that held a part"));
+        Assert.Equal(1, await Answered.ResultAsync(p3.Writer.SubmitAsync(new SetWrite(1), CancellationToken.None), "a write to a collection never sent its part"));
+        Assert.Equal(new[] { 1 }, sink1.Published);
+        Assert.Empty(sink2.Published);
+        Assert.Equal(new[] { 1 }, sink3.Published);
+        Assert.Empty(_log.Decisions);
+
+        // What went wrong on its turn may have left the coordinator half way: later units are refused, and a close ends.
+        p2.PrepareThrows = false;
+        Assert.Same(failure, await Answered.FailureAsync(Submit(new SetUnit((p1, [2]), (p3, [2]))), "a unit after the fault"));
+        var closed = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+        _coordinator.Tell(new UnitProtocol.Close(closed));
+        await closed.Task.WaitAsync(Hang);
+    }
+
+    [Fact]
+    public async Task Round_WhenTheCoordinatorThrowsWhileItsPartsAreWritten_FaultsEveryParticipantAsUncertainAndRefusesLaterUnits()
+    {
+        var (sink1, p1) = Participant();
+        var (sink2, p2) = Participant();
+        sink1.ThrowsAt = "placed";
+
+        // The coordinator throws reading where p1's part went: the parts may be on disk, the decision is never recorded.
+        var failure = await Answered.FailureAsync(Submit(new SetUnit((p1, [1]), (p2, [1]))), "a unit whose round threw");
+        Assert.IsType<IOException>(failure);
+        Assert.Equal("blocks unreadable", failure.InnerException?.Message);
+        Assert.Empty(_log.Decisions);
+        Assert.DoesNotContain(1, sink1.Published);
+        Assert.DoesNotContain(1, sink2.Published);
+
+        // Each collection cannot tell whether its part counts, so both fault rather than go on as if they knew.
+        Assert.Equal("faulted", (await Answered.FailureAsync(p1.Writer.SubmitAsync(new SetWrite(2), CancellationToken.None), "a write after the fault")).Message);
+        Assert.Equal("faulted", (await Answered.FailureAsync(p2.Writer.SubmitAsync(new SetWrite(2), CancellationToken.None), "a write after the fault")).Message);
+        var (_, p3) = Participant();
+        var (_, p4) = Participant();
+        Assert.Same(failure, await Answered.FailureAsync(Submit(new SetUnit((p3, [1]), (p4, [1]))), "a unit after the fault"));
+        var closed = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+        _coordinator.Tell(new UnitProtocol.Close(closed));
+        await closed.Task.WaitAsync(Hang);
+    }
+
+    [Fact]
     public async Task Round_WhenAWriterThrowsPublishingItsPart_FailsTheUnitAsUncertainFaultsThatCollectionAndTheOthersGoOn()
     {
         var (sink1, p1) = Participant();
