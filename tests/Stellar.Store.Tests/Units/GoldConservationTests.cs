@@ -16,12 +16,16 @@ public sealed class GoldConservationTests : IDisposable
 
     public void Dispose() => _dir.Dispose();
 
+    /// <param name="compactWhileMoving">Whether compactions move the vaults' blocks while the gold moves.</param>
+    /// <param name="dedicatedThreads">Whether the writers run on threads of their own (<see cref="StoreOptions.DedicatedThreads"/>).</param>
     [Theory]
-    [InlineData(false)]
-    [InlineData(true)]
-    public async Task Snapshot_WhileUnitsMoveGoldAcrossCollections_AlwaysSumsToTheTotalAndHoldsEveryCompletedMove(bool compactWhileMoving)
+    [InlineData(false, false)]
+    [InlineData(true, false)]
+    [InlineData(false, true)]
+    [InlineData(true, true)]
+    public async Task Snapshot_WhileUnitsMoveGoldAcrossCollections_AlwaysSumsToTheTotalAndHoldsEveryCompletedMove(bool compactWhileMoving, bool dedicatedThreads)
     {
-        var options = new StoreOptions { Durability = Durability.WriteThrough, MaxShardBytes = 64 * 1024, CompactionThreshold = 0 };
+        var options = new StoreOptions { Durability = Durability.WriteThrough, MaxShardBytes = 64 * 1024, CompactionThreshold = 0, DedicatedThreads = dedicatedThreads };
         await using var store = await StellarStore.OpenAsync(_dir.Path, options);
         var vaults = new[] { "vault-a", "vault-b", "vault-c" }.Select(n => store.GetCollection<int, Account>(n, a => a.Id)).ToArray();
         foreach (var vault in vaults)
