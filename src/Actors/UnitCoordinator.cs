@@ -45,7 +45,10 @@ internal sealed class UnitCoordinator : ReceiveActor
     private Exception? _fault;
     private UnitProtocol.Close? _closing;
 
-    /// <summary>The round that was staging when the coordinator faulted: its parts that stage after that are dropped.</summary>
+    /// <summary>
+    /// The round that was staging when the coordinator faulted: its parts that stage after that are dropped, and a close
+    /// waits for every part sent to answer, so that no collection is left holding one.
+    /// </summary>
     private UnitRound? _abandoned;
 
     /// <summary>A <see cref="UnitProtocol.StartRound"/> is on its way to this actor.</summary>
@@ -152,11 +155,13 @@ internal sealed class UnitCoordinator : ReceiveActor
         if (_abandoned is { } abandoned && abandoned.Number == round)
         {
             // The coordinator faulted while this part was on its way: the part is dropped, as it would be in an abort.
+            abandoned.Answered[participant] = true;
             if (rejection is null)
             {
                 abandoned.Participants[participant].Tell(new WriterProtocol.Abort(round));
             }
 
+            FinishClosing();
             return;
         }
 
@@ -164,6 +169,8 @@ internal sealed class UnitCoordinator : ReceiveActor
         {
             return;
         }
+
+        _round!.Answered[participant] = true;
 
         if (rejection is not null)
         {
@@ -470,11 +477,30 @@ internal sealed class UnitCoordinator : ReceiveActor
     private void FinishClosing()
     {
         Debug.Assert(_round is null && (_queued.Count == 0 || _fault is not null), "closing waits for every queued unit");
-        if (_closing is not null)
+        if (_closing is not null && !AwaitsAbandonedParts())
         {
             _closing.Completion.TrySetResult(true);
             Context.Stop(Self);
         }
+    }
+
+    /// <summary>Whether a part sent in the round abandoned at the fault has not answered yet (and would be held if it staged).</summary>
+    private bool AwaitsAbandonedParts()
+    {
+        if (_abandoned is not { } abandoned)
+        {
+            return false;
+        }
+
+        for (var i = 0; i < abandoned.Prepared; i++)
+        {
+            if (!abandoned.Answered[i])
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     private bool IsCurrent(long round, UnitRound.Step step) => _round is not null && _round.Number == round && _round.Current == step;

@@ -32,6 +32,7 @@ internal sealed class UnitRound
         }
 
         Staged = new bool[Participants.Count];
+        Answered = new bool[Participants.Count];
         Placed = new bool[Participants.Count];
         Pending = Participants.Count;
     }
@@ -55,6 +56,9 @@ internal sealed class UnitRound
 
     /// <summary>Which participants staged their part (and hold a group).</summary>
     public bool[] Staged { get; }
+
+    /// <summary>Which participants answered the stage step, staged or rejected.</summary>
+    public bool[] Answered { get; }
 
     public Step Current { get; private set; }
 

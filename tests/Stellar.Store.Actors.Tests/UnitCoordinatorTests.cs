@@ -273,6 +273,30 @@ public sealed class UnitCoordinatorTests : TestKit
     }
 
     [Fact]
+    public async Task Close_AfterTheCoordinatorThrewStaging_WaitsForAPartStillOnItsWaySoThatNoCollectionIsLeftHoldingIt()
+    {
+        var (sink1, p1) = Participant();
+        var (_, p2) = Participant();
+
+        // p1's writer commits a single write, held at the gate, so the round's part waits in its queue behind it.
+        sink1.Gate = new TaskCompletionSource();
+        var single = p1.Writer.SubmitAsync(new SetWrite(7), CancellationToken.None);
+        await AwaitConditionAsync(() => Task.FromResult(sink1.CommitsStarted > 0));
+        p2.PrepareThrows = true;
+        await Answered.FailureAsync(Submit(new SetUnit((p1, [1]), (p2, [1]))), "a unit whose round threw");
+
+        // The store closes the coordinator before its writers: a coordinator gone before p1's part staged would leave p1
+        // holding it, and p1's close (the store's dispose) waiting forever.
+        var closed = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+        _coordinator.Tell(new UnitProtocol.Close(closed));
+        sink1.Gate.SetResult();
+        Assert.Equal(7, await Answered.ResultAsync(single, "the write ahead of the part"));
+        await closed.Task.WaitAsync(Hang);
+        await p1.Writer.CloseAsync().WaitAsync(Hang);
+        Assert.Equal(new[] { 7 }, sink1.Published);
+    }
+
+    [Fact]
     public async Task Round_WhenTheCoordinatorThrowsWhileItsPartsAreWritten_FaultsEveryParticipantAsUncertainAndRefusesLaterUnits()
     {
         var (sink1, p1) = Participant();
