@@ -38,6 +38,7 @@ internal sealed class UnitCoordinator : ReceiveActor
 
     private readonly IUnitLog _log;
     private readonly RoundClock _clock;
+    private readonly WriterStatus? _status;
     private readonly LinkedList<IUnitWrite> _queued = new();
     private Guid _session = Guid.NewGuid();
     private long _lastRound;
@@ -57,10 +58,11 @@ internal sealed class UnitCoordinator : ReceiveActor
     /// <summary>How many queued units the next round may take (fewer after a round whose units conflicted).</summary>
     private int _nextRoundSize = MaxUnitsPerRound;
 
-    public UnitCoordinator(IUnitLog log, RoundClock clock)
+    public UnitCoordinator(IUnitLog log, RoundClock clock, WriterStatus? status)
     {
         _log = log;
         _clock = clock;
+        _status = status;
         _lastRound = clock.Visible;
         Receive<UnitProtocol.Submit>(OnSubmit);
         Receive<UnitProtocol.StartRound>(_ => OnStartRound());
@@ -74,8 +76,12 @@ internal sealed class UnitCoordinator : ReceiveActor
         Receive<UnitProtocol.Close>(OnClose);
     }
 
-    /// <summary>Props for a coordinator recording its decisions in <paramref name="log"/>.</summary>
-    public static Props Props(IUnitLog log, RoundClock clock) => Akka.Actor.Props.Create(() => new UnitCoordinator(log, clock));
+    /// <summary>
+    /// Props for a coordinator recording its decisions in <paramref name="log"/>, and the exception later units fail with
+    /// in <paramref name="status"/> once it faults, for health checks.
+    /// </summary>
+    public static Props Props(IUnitLog log, RoundClock clock, WriterStatus? status = null) =>
+        Akka.Actor.Props.Create(() => new UnitCoordinator(log, clock, status));
 
     /// <summary>
     /// Whatever throws on the coordinator's turn faults it (<see cref="Threw"/>) instead of going to its supervisor,
@@ -349,7 +355,7 @@ internal sealed class UnitCoordinator : ReceiveActor
         if (round.DecisionFailure is { } failure)
         {
             // The decision may be on disk or not; the unit log is faulted, and with it every later round.
-            _fault = failure;
+            Faulted(failure);
             Fail(failure);
             return;
         }
@@ -417,7 +423,7 @@ internal sealed class UnitCoordinator : ReceiveActor
             $"Writes across collections failed: their coordinator threw ({cause.Message}). A write across collections in " +
             "flight may or may not be stored (reopening the store settles it); later ones are refused until the store is reopened.",
             cause);
-        _fault ??= failure;
+        Faulted(failure);
         _session = Guid.NewGuid();
         if (_round is not { } round)
         {
@@ -444,6 +450,13 @@ internal sealed class UnitCoordinator : ReceiveActor
         }
 
         StartRound();
+    }
+
+    /// <summary>Refuses every later unit with <paramref name="failure"/>, or with the fault before it, and shows it in the status.</summary>
+    private void Faulted(Exception failure)
+    {
+        _fault ??= failure;
+        _status?.Faulted(_fault);
     }
 
     /// <summary>Ends the round in flight with an uncertain outcome: every participant faults, and so does every unit.</summary>

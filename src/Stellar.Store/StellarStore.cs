@@ -314,7 +314,9 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// <summary>
     /// Whether each collection loaded since open can take writes: faulted or not, and the last automatic compaction's
     /// error, in the order the collections were loaded. A collection counts from the moment its first
-    /// <see cref="GetCollection{TKey,TValue}"/> returns. Meant for health checks, such as the one in Stellar.Store.Hosting.
+    /// <see cref="GetCollection{TKey,TValue}"/> returns. The store's log of writes across collections, <c>$units</c>, is
+    /// listed once the store has one, faulted also when those writes are refused because their coordinator failed.
+    /// Meant for health checks, such as the one in Stellar.Store.Hosting.
     /// </summary>
     /// <remarks>
     /// Thread safety: may be called from any thread at any time, also while writes run; never blocks on a writer. Each entry is
@@ -325,15 +327,22 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     {
         lock (_gate)
         {
-            return _health.Select(h => new CollectionHealth(h.Name, h.Writer.Fault, h.Compactor.LastError)).ToList();
+            return _health.Select(h => new CollectionHealth(h.Name, FaultOf(h.Name, h.Writer), h.Compactor.LastError)).ToList();
         }
     }
+
+    /// <summary>The exception a collection's writes fail with, or null; the unit log's also when the units' coordinator faulted.</summary>
+    private Exception? FaultOf(string name, WriterStatus writer) =>
+        writer.Fault ?? (name == CollectionName.UnitLog ? _units.Status.Fault : null);
 
     /// <summary>Finishes queued writes, flushes everything to disk, stops the writers and releases the directory.</summary>
     public ValueTask DisposeAsync() => new(CloseAsync(terminateSystem: _ownsSystem));
 
     /// <summary>Cross-collection rounds committed since open (for the benchmarks' units per round).</summary>
     internal long UnitRounds => _units.VisibleRound;
+
+    /// <summary>What the coordinator of writes across collections shows of its fault: lets tests fault it.</summary>
+    internal WriterStatus UnitsStatus => _units.Status;
 
     /// <summary>The actor system the writers run in, the store's own or the caller's: lets tests log through it.</summary>
     internal ActorSystem ActorSystem => _system;

@@ -10,7 +10,9 @@ public sealed class UnitCoordinatorTests : TestKit
     private readonly MemoryUnitLog _log = new();
     private readonly IActorRef _coordinator;
 
-    public UnitCoordinatorTests() => _coordinator = Sys.ActorOf(UnitCoordinator.Props(_log, new RoundClock()));
+    private readonly WriterStatus _status = new();
+
+    public UnitCoordinatorTests() => _coordinator = Sys.ActorOf(UnitCoordinator.Props(_log, new RoundClock(), _status));
 
     [Fact]
     public async Task Round_WhenOneUnitIsRejected_FailsOnlyItAndCommitsTheOthersInTheNextRound()
@@ -213,6 +215,8 @@ public sealed class UnitCoordinatorTests : TestKit
         await Assert.ThrowsAsync<InvalidOperationException>(() => p1.Writer.SubmitAsync(new SetWrite(2), CancellationToken.None).WaitAsync(Hang));
         await Assert.ThrowsAsync<InvalidOperationException>(() => p2.Writer.SubmitAsync(new SetWrite(2), CancellationToken.None).WaitAsync(Hang));
 
+        Assert.IsType<IOException>(_status.Fault);
+
         // The unit log's state is unknown: no later unit is decided, and nothing of one is written.
         _log.Fail = false;
         await Assert.ThrowsAsync<IOException>(() => Submit(new SetUnit((p3, [1]), (p4, [1]))).WaitAsync(Hang));
@@ -254,6 +258,7 @@ public sealed class UnitCoordinatorTests : TestKit
         var failure = await Answered.FailureAsync(Submit(new SetUnit((p1, [1]), (p2, [1]), (p3, [1]))), "a unit whose round threw");
         Assert.IsType<IOException>(failure);
         Assert.Equal("prepare threw", failure.InnerException?.Message);
+        Assert.Same(failure, _status.Fault);
 
         // Nothing of the unit was written, so no collection faulted: each takes writes again, the unit's key among them
         // (a duplicate, had the part been stored).

@@ -40,9 +40,12 @@ internal sealed class StoreUnits : IUnitLog, IDisposable
     {
         _store = store;
         _openLog = openLog;
-        _coordinator = system.ActorOf(UnitCoordinator.Props(this, _rounds), name);
+        _coordinator = system.ActorOf(UnitCoordinator.Props(this, _rounds, Status), name);
         _budget = new WriteBudget(options.MaxQueuedWrites, options.MaxQueuedBytes);
     }
+
+    /// <summary>The exception writes across collections fail with once their coordinator faulted, for health checks.</summary>
+    public WriterStatus Status { get; } = new();
 
     /// <summary>The newest round visible in every collection it touched (rounds are numbered from 1 at each open).</summary>
     public long VisibleRound => _rounds.Visible;

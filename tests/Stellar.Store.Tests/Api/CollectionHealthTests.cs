@@ -39,6 +39,31 @@ public sealed class CollectionHealthTests
     }
 
     [Fact]
+    public async Task GetCollectionHealth_WhenWritesAcrossCollectionsAreRefused_ReportsTheUnitLogFaultedAndTheCollectionsNot()
+    {
+        await using var store = await StellarStore.OpenAsync(new MemoryStorage());
+        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        var guilds = store.GetCollection<int, Player>("guilds", p => p.Id);
+        await store.WriteAsync(tx =>
+        {
+            tx.In(players).Insert(new Player(1, "p", 1, 10));
+            tx.In(guilds).Insert(new Player(1, "g", 1, 10));
+        });
+        Assert.All(store.GetCollectionHealth(), h => Assert.False(h.IsFaulted, $"{h.Name} is faulted before any fault"));
+
+        // What the coordinator records when it faults (its decision failed, or something threw on its turn).
+        var refused = new IOException("writes across collections failed");
+        store.UnitsStatus.Faulted(refused);
+
+        var listed = store.GetCollectionHealth();
+        Assert.Equal(["players", "guilds", "$units"], listed.Select(h => h.Name));
+        var health = listed.ToDictionary(h => h.Name);
+        Assert.Same(refused, health["$units"].Fault);
+        Assert.Null(health["players"].Fault);
+        Assert.Null(health["guilds"].Fault);
+    }
+
+    [Fact]
     public async Task GetCollectionHealth_WhenAnAutomaticCompactionFails_ReportsItsErrorAndTheCollectionNotFaulted()
     {
         // Only a compaction renames (its finished output into place), so the first rename is a compaction's.
