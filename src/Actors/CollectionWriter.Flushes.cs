@@ -9,7 +9,7 @@ internal sealed partial class CollectionWriter<TWrite, TResult>
     {
         if (_fault is not null)
         {
-            flush.Completion.TrySetException(_sink.Fault(_fault));
+            flush.Complete(_sink.Fault(_fault));
             return;
         }
 
@@ -59,14 +59,7 @@ internal sealed partial class CollectionWriter<TWrite, TResult>
         var failure = _fault is null ? null : _sink.Fault(_fault);
         foreach (var flush in flushed.Flushes)
         {
-            if (failure is null)
-            {
-                flush.Completion.TrySetResult(true);
-            }
-            else
-            {
-                flush.Completion.TrySetException(failure);
-            }
+            flush.Complete(failure);
         }
 
         if (_closing is not null && _queued.Count == 0)

@@ -320,7 +320,7 @@ internal sealed partial class CollectionWriter<TWrite, TResult> : ReceiveActor
         FailQueued(failure);
         foreach (var flush in _flushesAfterGroup)
         {
-            flush.Completion.TrySetException(failure);
+            flush.Complete(failure);
         }
 
         _flushesAfterGroup.Clear();

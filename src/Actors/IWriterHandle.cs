@@ -7,8 +7,13 @@ namespace Stellar.Store.Actors;
 /// <remarks>Thread safety: every member may be called from any thread.</remarks>
 internal interface IWriterHandle : IDisposable
 {
-    /// <summary>Completes when everything committed before the call is durable on the device.</summary>
-    Task FlushAsync();
+    /// <summary>
+    /// Completes when everything committed before the call is durable on the device; fails once the writer is closed.
+    /// <paramref name="then"/>, if given, runs with the outcome (null, or the exception the task fails with) as it is
+    /// known, on the writer's thread or the caller's, before anything that waits for the task: what follows a flush can
+    /// start without a thread of the pool. It must be quick and must not throw.
+    /// </summary>
+    Task FlushAsync(Action<Exception?>? then = null);
 
     /// <summary>Finishes queued writes, flushes, and stops the writer.</summary>
     Task CloseAsync();

@@ -127,15 +127,18 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
     private Task AdmitAfterPendingAsync(WriterProtocol.Append<TWrite, TResult> append, CancellationToken cancellationToken) =>
         _order.AfterPendingAsync(() => _budget.AdmitAsync(append.Bytes, _send, append, cancellationToken), cancellationToken);
 
-    /// <summary>Completes when every write queued before the call is committed and durable on the device.</summary>
-    /// <exception cref="ObjectDisposedException"><see cref="CloseAsync"/> was called.</exception>
-    public Task FlushAsync()
+    /// <summary>
+    /// Completes when every write queued before the call is committed and durable on the device; fails with
+    /// <see cref="ObjectDisposedException"/> once <see cref="CloseAsync"/> was called. <paramref name="then"/> runs with
+    /// the outcome as it is known (see <see cref="IWriterHandle.FlushAsync"/>).
+    /// </summary>
+    public Task FlushAsync(Action<Exception?>? then = null)
     {
         var completion = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var flush = new WriterProtocol.Flush(completion);
+        var flush = new WriterProtocol.Flush(completion, then);
         if (_order.IsClear)
         {
-            Send(flush);
+            SendFlush(flush);
             return completion.Task;
         }
 
@@ -188,8 +191,29 @@ internal sealed class WriterHandle<TWrite, TResult> : IWriterHandle
 
     private async Task FlushAfterPendingAsync(WriterProtocol.Flush flush)
     {
-        await _order.AfterPendingAsync(() => { Send(flush); return Task.CompletedTask; }, CancellationToken.None).ConfigureAwait(false);
+        try
+        {
+            await _order.AfterPendingAsync(() => { SendFlush(flush); return Task.CompletedTask; }, CancellationToken.None).ConfigureAwait(false);
+        }
+        catch (Exception e)
+        {
+            flush.Complete(e);
+        }
+
         await flush.Completion.Task.ConfigureAwait(false);
+    }
+
+    /// <summary>Sends a flush; a flush the closed writer can no longer take fails, and its callback hears it.</summary>
+    private void SendFlush(WriterProtocol.Flush flush)
+    {
+        try
+        {
+            Send(flush);
+        }
+        catch (ObjectDisposedException e)
+        {
+            flush.Complete(e);
+        }
     }
 
     private async Task CloseAfterPendingAsync(TaskCompletionSource<bool> completion)

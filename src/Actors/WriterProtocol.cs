@@ -86,8 +86,21 @@ internal static class WriterProtocol
     /// <summary>Command: the round is visible in every collection; take writes again.</summary>
     public sealed record Resume(long Round);
 
-    /// <summary>Command: make everything committed before this message durable (fsync), then complete.</summary>
-    public sealed record Flush(TaskCompletionSource<bool> Completion);
+    /// <summary>
+    /// Command: make everything committed before this message durable (fsync), then complete; <paramref name="Then"/>,
+    /// if given, runs with the outcome on the writer's turn that completes it (it must be quick and must not throw).
+    /// </summary>
+    public sealed record Flush(TaskCompletionSource<bool> Completion, Action<Exception?>? Then = null)
+    {
+        /// <summary>Completes the flush with <paramref name="failure"/> (null: durable), once; then runs <see cref="Then"/>.</summary>
+        public void Complete(Exception? failure)
+        {
+            if (failure is null ? Completion.TrySetResult(true) : Completion.TrySetException(failure))
+            {
+                Then?.Invoke(failure);
+            }
+        }
+    }
 
     /// <summary>Command: finish the group being written, flush, and stop accepting writes.</summary>
     public sealed record Close(TaskCompletionSource<bool> Completion);

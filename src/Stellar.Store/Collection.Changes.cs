@@ -42,7 +42,7 @@ public sealed partial class Collection<TKey, TValue>
     public IAsyncEnumerable<Change<TKey, TValue>> Changes(ChangePosition from = default, CancellationToken cancellationToken = default)
     {
         _store.ThrowIfDisposed();
-        return _engine.Feed.ReadAsync(from, _writer.FlushAsync, cancellationToken);
+        return _engine.Feed.ReadAsync(from, () => _writer.FlushAsync(), cancellationToken);
     }
 
     /// <summary>

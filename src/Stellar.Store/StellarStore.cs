@@ -276,18 +276,24 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// rejected is not stored, and the flush says nothing about it. A write across collections made before the call,
     /// awaited or not, is waited for and flushed whole, with its decision.
     /// </summary>
-    public async Task FlushAsync()
+    /// <remarks>
+    /// Thread safety: any thread. Fails with the first collection's failure (<see cref="StoreFaultedException"/>), or
+    /// <see cref="ObjectDisposedException"/> once the store is closing. With <see cref="StoreOptions.DedicatedThreads"/>
+    /// it completes however many pool threads wait for it: each step after a collection's flush starts on the thread
+    /// that finished it.
+    /// </remarks>
+    public Task FlushAsync()
     {
-        ThrowIfDisposed();
+        if (IsDisposed)
+        {
+            return Task.FromException(new ObjectDisposedException(GetType().FullName));
+        }
 
         // A collection's flush waits for the units in flight on it; their decisions are recorded by then, and the unit
         // log is flushed after, so that no part is flushed without its decision.
         var log = _units.LogWriter;
-        await Task.WhenAll(Writers().Where(w => !ReferenceEquals(w, log)).Select(w => w.FlushAsync())).ConfigureAwait(false);
-        if (log is not null)
-        {
-            await log.FlushAsync().ConfigureAwait(false);
-        }
+        var flush = new StoreFlush(Writers().Where(w => !ReferenceEquals(w, log)).ToList(), log);
+        return flush.Task;
     }
 
     /// <summary>

@@ -6,7 +6,8 @@ namespace Stellar.Store.TestHost;
 /// <c>starved-pool &lt;dir&gt;</c>: opens a store whose writers have threads of their own
 /// (<see cref="StoreOptions.DedicatedThreads"/>), caps the thread pool at one thread per core, then fills it with work
 /// items that each wait synchronously (sync over async, as game code does) for a collection and for writes to it, one by
-/// one (inserts, upserts, deletes and an atomic batch), more items than the pool has threads. Prints
+/// one (inserts, upserts, deletes and an atomic batch), then for a flush of the store (as an autosave on a timer
+/// does), more items than the pool has threads. Prints
 /// <see cref="DoneLine"/> and exits 0 once every item is done and the records read back; never finishes if a step of
 /// those needs a pool thread.
 /// </summary>
@@ -104,6 +105,7 @@ internal static class StarvedPoolVerb
                 batch.Delete(first + 1);
                 batch.Upsert(new WorkloadItem(first + 2, state.Item, WritesPerItem, "batch"));
             }).GetAwaiter().GetResult();
+            state.Store.FlushAsync().GetAwaiter().GetResult();
         }
         catch (Exception e)
         {

@@ -20,7 +20,7 @@ public sealed class StarvedPoolTests : IDisposable
     public void Dispose() => _directory.Dispose();
 
     [Fact]
-    public async Task Writes_WhileEveryPoolThreadWaitsForThemSynchronously_Complete()
+    public async Task WritesAndFlushes_WhileEveryPoolThreadWaitsForThemSynchronously_Complete()
     {
         using var child = TestHostProcess.Start("starved-pool", _directory.Path);
 
