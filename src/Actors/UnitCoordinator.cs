@@ -177,7 +177,6 @@ internal sealed class UnitCoordinator : ReceiveActor
         }
 
         _round!.Answered[participant] = true;
-
         if (rejection is not null)
         {
             _round!.Reject(participant, rejection);
@@ -498,23 +497,8 @@ internal sealed class UnitCoordinator : ReceiveActor
     }
 
     /// <summary>Whether a part sent in the round abandoned at the fault has not answered yet (and would be held if it staged).</summary>
-    private bool AwaitsAbandonedParts()
-    {
-        if (_abandoned is not { } abandoned)
-        {
-            return false;
-        }
-
-        for (var i = 0; i < abandoned.Prepared; i++)
-        {
-            if (!abandoned.Answered[i])
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
+    private bool AwaitsAbandonedParts() =>
+        _abandoned is { } abandoned && Array.IndexOf(abandoned.Answered, false, 0, abandoned.Prepared) >= 0;
 
     private bool IsCurrent(long round, UnitRound.Step step) => _round is not null && _round.Number == round && _round.Current == step;
 
