@@ -10,6 +10,9 @@ public sealed partial class Collection<TKey, TValue>
 {
     private readonly ConcurrentDictionary<string, object> _indexes = new(StringComparer.Ordinal);
 
+    /// <summary>The handles of the indexes the load could not build, by definition, until <see cref="Index{TIndexKey}(IndexDefinition{TIndexKey,TValue})"/> returns them.</summary>
+    private readonly ConcurrentDictionary<IndexDefinition<TValue>, object> _failedAtLoad = new(ReferenceEqualityComparer.Instance);
+
     /// <summary>
     /// Declares an ordered index named <paramref name="name"/> on the key <paramref name="keySelector"/> computes from
     /// each value, and returns it at once; it is built in order with the writes (it holds every write queued before
@@ -35,44 +38,95 @@ public sealed partial class Collection<TKey, TValue>
     /// <see cref="IComparable{T}"/>; a tuple, in every item).
     /// </exception>
     /// <exception cref="InvalidOperationException">The collection already has an index of that name.</exception>
-    public CollectionIndex<TIndexKey, TKey, TValue> Index<TIndexKey>(string name, Func<TValue, TIndexKey> keySelector, bool unique = false)
-    {
-        ArgumentException.ThrowIfNullOrWhiteSpace(name);
-        ArgumentNullException.ThrowIfNull(keySelector);
-        _store.ThrowIfDisposed();
-        return Declare(name, new SecondaryIndex<TIndexKey, TKey, TValue>(
-            Name, name, keySelector, unique, IndexOrder.Of<TIndexKey>("The index key"), IndexOrder.Of<TKey>("The collection's key"), keyEquality: null, _engine.IndexOrders));
-    }
+    public CollectionIndex<TIndexKey, TKey, TValue> Index<TIndexKey>(string name, Func<TValue, TIndexKey> keySelector, bool unique = false) =>
+        Index(new IndexDefinition<TIndexKey, TValue>(name, keySelector, unique));
 
     /// <summary>
     /// Declares an ordered index named <paramref name="name"/> under which each record appears once per distinct key
     /// <paramref name="keysSelector"/> gives it (an item under each of its tags; none for an empty or null sequence).
     /// An answer lists a record once per key of it that the answer covers. Built, kept and read as
-    /// <see cref="Index{TIndexKey}"/> describes; it cannot be unique.
+    /// <see cref="Index{TIndexKey}(string, Func{TValue,TIndexKey}, bool)"/> describes; it cannot be unique.
     /// </summary>
     /// <remarks>Thread safety: any thread. <paramref name="keysSelector"/> runs on the writer, for each value written, and on the build's thread, for each record it reads and most writes made during the build.</remarks>
     /// <exception cref="ArgumentException">The name is empty, or the index key or the collection's key has no order of its own.</exception>
     /// <exception cref="InvalidOperationException">The collection already has an index of that name.</exception>
-    public CollectionIndex<TIndexKey, TKey, TValue> IndexMany<TIndexKey>(string name, Func<TValue, IEnumerable<TIndexKey>?> keysSelector)
-    {
-        ArgumentException.ThrowIfNullOrWhiteSpace(name);
-        ArgumentNullException.ThrowIfNull(keysSelector);
-        _store.ThrowIfDisposed();
-        return Declare(name, new MultiKeyIndex<TIndexKey, TKey, TValue>(
-            Name, name, keysSelector, IndexOrder.Of<TIndexKey>("The index key"), IndexOrder.Of<TKey>("The collection's key"), keyEquality: null));
-    }
+    public CollectionIndex<TIndexKey, TKey, TValue> IndexMany<TIndexKey>(string name, Func<TValue, IEnumerable<TIndexKey>?> keysSelector) =>
+        Index(IndexDefinition.Many<TIndexKey, TValue>(name, keysSelector));
 
-    /// <summary>Registers <paramref name="index"/> under <paramref name="name"/> and queues its build on the writer.</summary>
-    private CollectionIndex<TIndexKey, TKey, TValue> Declare<TIndexKey>(string name, OrderedIndex<TIndexKey, TKey, TValue> index)
+    /// <summary>
+    /// The index <paramref name="definition"/> defines on this collection: the one declared with it already (with the
+    /// collection's load, when given to <see cref="StellarStore.GetCollection{TKey,TValue}(string, Func{TValue,TKey}, IndexDefinition{TValue}[])"/>,
+    /// or by an earlier call), else one declared now, as <see cref="Index{TIndexKey}(string, Func{TValue,TIndexKey}, bool)"/>
+    /// and <see cref="IndexMany{TIndexKey}"/> declare one. An index the load could not build (its key selector threw,
+    /// or a unique index found two records with one key) is returned once, its <c>Ready</c> failed with why; a call
+    /// after that declares it again.
+    /// </summary>
+    /// <remarks>Thread safety: any thread; calls with one definition at once return one index.</remarks>
+    /// <exception cref="ArgumentException">The collection's key has no order of its own.</exception>
+    /// <exception cref="InvalidOperationException">The collection has an index of that name from another definition or declaration.</exception>
+    public CollectionIndex<TIndexKey, TKey, TValue> Index<TIndexKey>(IndexDefinition<TIndexKey, TValue> definition)
     {
-        var ready = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        var declared = new CollectionIndex<TIndexKey, TKey, TValue>(this, index, ready.Task);
-        if (!_indexes.TryAdd(name, declared))
+        ArgumentNullException.ThrowIfNull(definition);
+        _store.ThrowIfDisposed();
+        if (DeclaredFrom(definition) is { } declared)
         {
-            throw new InvalidOperationException($"Collection '{Name}' already has an index named '{name}'.");
+            return declared;
         }
 
-        _ = BuildAsync(name, declared, ready);
+        if (_failedAtLoad.TryRemove(definition, out var failed))
+        {
+            return (CollectionIndex<TIndexKey, TKey, TValue>)failed;
+        }
+
+        return Declare(definition, definition.Create(Name, _engine.IndexOrders, IndexOrder.Of<TKey>("The collection's key")));
+    }
+
+    /// <summary>Declares each of <paramref name="definitions"/> the collection does not have yet, but those its load could not build.</summary>
+    internal void DeclareAll(IReadOnlyList<IndexDefinition<TValue>> definitions)
+    {
+        foreach (var definition in definitions)
+        {
+            if (!_failedAtLoad.ContainsKey(definition))
+            {
+                definition.Declare(this);
+            }
+        }
+    }
+
+    /// <summary>
+    /// At the load, before the collection is handed out: <paramref name="index"/> of <paramref name="definition"/> was
+    /// built with the load and is kept (<paramref name="failure"/> null), or was not, for that reason.
+    /// </summary>
+    internal void AttachLoaded<TIndexKey>(IndexDefinition<TIndexKey, TValue> definition, OrderedIndex<TIndexKey, TKey, TValue> index, Exception? failure)
+    {
+        var handle = new CollectionIndex<TIndexKey, TKey, TValue>(this, index, failure is null ? Task.CompletedTask : Task.FromException(failure), definition);
+        if (failure is null)
+        {
+            _indexes[definition.Name] = handle;
+        }
+        else
+        {
+            _failedAtLoad[definition] = handle;
+        }
+    }
+
+    /// <summary>The index declared under <paramref name="definition"/>'s name, if it was declared from that definition.</summary>
+    private CollectionIndex<TIndexKey, TKey, TValue>? DeclaredFrom<TIndexKey>(IndexDefinition<TIndexKey, TValue> definition) =>
+        _indexes.TryGetValue(definition.Name, out var declared) && declared is CollectionIndex<TIndexKey, TKey, TValue> index && ReferenceEquals(index.Definition, definition)
+            ? index
+            : null;
+
+    /// <summary>Registers <paramref name="index"/> under its definition's name and queues its build on the writer.</summary>
+    private CollectionIndex<TIndexKey, TKey, TValue> Declare<TIndexKey>(IndexDefinition<TIndexKey, TValue> definition, OrderedIndex<TIndexKey, TKey, TValue> index)
+    {
+        var ready = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var declared = new CollectionIndex<TIndexKey, TKey, TValue>(this, index, ready.Task, definition);
+        if (!_indexes.TryAdd(definition.Name, declared))
+        {
+            return DeclaredFrom(definition) ?? throw new InvalidOperationException($"Collection '{Name}' already has an index named '{definition.Name}'.");
+        }
+
+        _ = BuildAsync(definition.Name, declared, ready);
         return declared;
     }
 

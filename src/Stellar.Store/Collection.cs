@@ -10,7 +10,7 @@ namespace Stellar.Store;
 
 /// <summary>
 /// A named set of values keyed by <typeparamref name="TKey"/>, taken from each value by the key selector given
-/// to <see cref="StellarStore.GetCollection{TKey,TValue}"/>.
+/// to <see cref="StellarStore.GetCollection{TKey,TValue}(string, Func{TValue,TKey})"/>.
 /// </summary>
 /// <remarks>
 /// <para>Thread safety: every member may be called from any thread at once. Writes are serialized by the

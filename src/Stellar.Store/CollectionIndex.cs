@@ -3,7 +3,7 @@ using Stellar.Store.Indexes;
 namespace Stellar.Store;
 
 /// <summary>
-/// An ordered index of a collection, declared by <see cref="Collection{TKey,TValue}.Index{TIndexKey}"/>: the records
+/// An ordered index of a collection, declared by <see cref="Collection{TKey,TValue}.Index{TIndexKey}(string, Func{TValue,TIndexKey}, bool)"/>: the records
 /// in the order of a key computed from each value, kept by the collection's writer as it publishes each write, and
 /// read without locks. Each read here answers from the newest published version, from one version for the whole
 /// answer; to read records and index answers from one version together, read through
@@ -29,11 +29,12 @@ public sealed class CollectionIndex<TIndexKey, TKey, TValue>
 {
     private readonly Collection<TKey, TValue> _collection;
 
-    internal CollectionIndex(Collection<TKey, TValue> collection, OrderedIndex<TIndexKey, TKey, TValue> index, Task ready)
+    internal CollectionIndex(Collection<TKey, TValue> collection, OrderedIndex<TIndexKey, TKey, TValue> index, Task ready, IndexDefinition<TIndexKey, TValue> definition)
     {
         _collection = collection;
         Index = index;
         Ready = ready;
+        Definition = definition;
     }
 
     /// <summary>The index's name, unique within its collection.</summary>
@@ -49,6 +50,9 @@ public sealed class CollectionIndex<TIndexKey, TKey, TValue>
     public Task Ready { get; }
 
     internal OrderedIndex<TIndexKey, TKey, TValue> Index { get; }
+
+    /// <summary>The definition the index was declared from.</summary>
+    internal IndexDefinition<TIndexKey, TValue> Definition { get; }
 
     internal Collection<TKey, TValue> Collection => _collection;
 

@@ -37,22 +37,50 @@ public sealed partial class StellarStore
     }
 
     /// <summary>
-    /// <see cref="GetCollection{TKey,TValue}"/> without blocking the caller: the load (decoding on every core, then
+    /// <see cref="GetCollection{TKey,TValue}(string, Func{TValue,TKey})"/>, with the ordered indexes
+    /// <paramref name="indexes"/> defines declared on the collection. When this call loads the collection, they are
+    /// built with the load, from the records it decodes while it applies them (each on a thread of its own), and the
+    /// collection is returned with them built; when the collection was loaded already (or another call is loading it),
+    /// each it does not have yet is declared as <see cref="Collection{TKey,TValue}.Index{TIndexKey}(IndexDefinition{TIndexKey,TValue})"/>
+    /// declares it, and is built in the background. Get each index's handle with that method.
+    /// </summary>
+    /// <remarks>
+    /// <para>An index the load could not build (its key selector threw for a stored record, or a unique index found two
+    /// records with one key) is not kept, and does not fail the load: its handle's <c>Ready</c> says why.</para>
+    /// <para>Thread safety and the load: as <see cref="GetCollection{TKey,TValue}(string, Func{TValue,TKey})"/>.</para>
+    /// </remarks>
+    /// <exception cref="ArgumentException">The name breaks the naming rule, a type cannot be serialized, two definitions
+    /// share a name, or the collection's key has no order of its own (indexes need one).</exception>
+    /// <exception cref="InvalidOperationException">The collection exists with other key or value types, or has an index
+    /// of a definition's name declared otherwise.</exception>
+    /// <exception cref="CorruptBlockException">A record does not decode; nothing is registered.</exception>
+    public Collection<TKey, TValue> GetCollection<TKey, TValue>(string name, Func<TValue, TKey> keySelector, params IndexDefinition<TValue>[] indexes)
+        where TKey : notnull
+    {
+        CheckCollectionArguments(name, keySelector);
+        CheckIndexes<TKey, TValue>(indexes);
+        var collection = Opened<TKey, TValue>(name, Begin(name, keySelector, null, static load => load(), indexes).GetAwaiter().GetResult());
+        collection.DeclareAll(indexes);
+        return collection;
+    }
+
+    /// <summary>
+    /// <see cref="GetCollection{TKey,TValue}(string, Func{TValue,TKey})"/> without blocking the caller: the load (decoding on every core, then
     /// starting the collection's writer) runs on the thread pool, and no thread waits for it meanwhile. Calling it
-    /// again, or <see cref="GetCollection{TKey,TValue}"/>, with the same name returns the same collection; a call while
+    /// again, or <see cref="GetCollection{TKey,TValue}(string, Func{TValue,TKey})"/>, with the same name returns the same collection; a call while
     /// the collection loads shares that load.
     /// </summary>
     /// <remarks>
     /// <para>Thread safety: any thread, concurrently with every other member. The arguments, the naming rule, the types'
     /// serializability and a type mismatch with the open collection are checked before the call returns, by the same
-    /// code as <see cref="GetCollection{TKey,TValue}"/>, and throw from it.</para>
+    /// code as <see cref="GetCollection{TKey,TValue}(string, Func{TValue,TKey})"/>, and throw from it.</para>
     /// <para>Cancellation ends the wait, not the load. A token cancelled before the call starts nothing (no collection
     /// is created); one cancelled while the collection loads makes the task throw
     /// <see cref="OperationCanceledException"/> at once, while the load goes on to its end in the background, whole: it
     /// registers the collection, which the next call returns without loading again, or it fails and registers nothing,
     /// so the next call loads again. A load is never left half done.</para>
     /// <para>When the task completes, the collection holds every record stored before the open and takes writes; a new
-    /// collection's name and types are in the store's manifest on disk, as <see cref="GetCollection{TKey,TValue}"/> leaves
+    /// collection's name and types are in the store's manifest on disk, as <see cref="GetCollection{TKey,TValue}(string, Func{TValue,TKey})"/> leaves
     /// them. Nothing else is written.</para>
     /// </remarks>
     /// <exception cref="ArgumentException">The name breaks the naming rule, or a type cannot be serialized (thrown by the call).</exception>
@@ -70,10 +98,64 @@ public sealed partial class StellarStore
         }
 
         // The load's first part (decoding) is synchronous: it runs on the pool, never on the caller's thread.
-        var opening = Begin(name, keySelector, null, Task.Run);
+        var opening = Begin(name, keySelector, null, Task.Run, []);
         return opening.IsCompletedSuccessfully
             ? Task.FromResult(Opened<TKey, TValue>(name, opening.Result))
-            : WaitForAsync<TKey, TValue>(name, opening, cancellationToken);
+            : WaitForAsync<TKey, TValue>(name, opening, [], cancellationToken);
+    }
+
+    /// <summary>
+    /// <see cref="GetCollectionAsync{TKey,TValue}(string, Func{TValue,TKey}, CancellationToken)"/>, with the ordered
+    /// indexes <paramref name="indexes"/> defines declared on the collection, as
+    /// <see cref="GetCollection{TKey,TValue}(string, Func{TValue,TKey}, IndexDefinition{TValue}[])"/> declares them:
+    /// built with the load when this call loads the collection (the task completes with them built), else declared on
+    /// the loaded collection.
+    /// </summary>
+    /// <remarks>Thread safety, cancellation and what is durable: as <see cref="GetCollectionAsync{TKey,TValue}(string, Func{TValue,TKey}, CancellationToken)"/>;
+    /// a load cancelled while it runs goes on to its end with its indexes.</remarks>
+    /// <exception cref="ArgumentException">The name breaks the naming rule, a type cannot be serialized, two definitions
+    /// share a name, or the collection's key has no order of its own (thrown by the call).</exception>
+    /// <exception cref="InvalidOperationException">The collection exists with other key or value types, or has an index
+    /// of a definition's name declared otherwise.</exception>
+    /// <exception cref="OperationCanceledException">The task's: <paramref name="cancellationToken"/> was cancelled first.</exception>
+    /// <exception cref="CorruptBlockException">The task's: a record does not decode; nothing is registered.</exception>
+    public Task<Collection<TKey, TValue>> GetCollectionAsync<TKey, TValue>(string name, Func<TValue, TKey> keySelector, IReadOnlyList<IndexDefinition<TValue>> indexes, CancellationToken cancellationToken = default)
+        where TKey : notnull
+    {
+        CheckCollectionArguments(name, keySelector);
+        CheckIndexes<TKey, TValue>(indexes);
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return Task.FromCanceled<Collection<TKey, TValue>>(cancellationToken);
+        }
+
+        return WaitForAsync<TKey, TValue>(name, Begin(name, keySelector, null, Task.Run, indexes), indexes, cancellationToken);
+    }
+
+    /// <summary>The checks of the index definitions given with a collection: none null, no two of one name, and a collection key with an order.</summary>
+    private static void CheckIndexes<TKey, TValue>(IReadOnlyList<IndexDefinition<TValue>> indexes)
+    {
+        ArgumentNullException.ThrowIfNull(indexes);
+        if (indexes.Count == 0)
+        {
+            return;
+        }
+
+        var names = new HashSet<string>(StringComparer.Ordinal);
+        foreach (var index in indexes)
+        {
+            if (index is null)
+            {
+                throw new ArgumentException("An index definition is null.", nameof(indexes));
+            }
+
+            if (!names.Add(index.Name))
+            {
+                throw new ArgumentException($"Two index definitions are named '{index.Name}'.", nameof(indexes));
+            }
+        }
+
+        _ = IndexOrder.Of<TKey>("The collection's key");
     }
 
     /// <summary>
@@ -94,7 +176,7 @@ public sealed partial class StellarStore
     /// <summary>
     /// The names of the store's collections, as its manifest lists them now: every collection created in this store,
     /// loaded in this session or not, in the order they were created (the store's own internal collections are left
-    /// out). Open one with <see cref="GetCollection{TKey,TValue}"/>.
+    /// out). Open one with <see cref="GetCollection{TKey,TValue}(string, Func{TValue,TKey})"/>.
     /// </summary>
     /// <remarks>Thread safety: any thread; a collection created meanwhile is in the next read.</remarks>
     public IReadOnlyList<string> CollectionNames => RecordedCollections.Select(c => c.Name).ToList();
@@ -117,12 +199,19 @@ public sealed partial class StellarStore
     /// </summary>
     private Collection<TKey, TValue> Open<TKey, TValue>(string name, Func<TValue, TKey> keySelector, (string Key, string Value)? recordedTypes = null)
         where TKey : notnull =>
-        Opened<TKey, TValue>(name, Begin(name, keySelector, recordedTypes, static load => load()).GetAwaiter().GetResult());
+        Opened<TKey, TValue>(name, Begin(name, keySelector, recordedTypes, static load => load(), []).GetAwaiter().GetResult());
 
-    /// <summary>Waits for a load until <paramref name="cancellationToken"/> ends the wait (never the load).</summary>
-    private static async Task<Collection<TKey, TValue>> WaitForAsync<TKey, TValue>(string name, Task<object> opening, CancellationToken cancellationToken)
-        where TKey : notnull =>
-        Opened<TKey, TValue>(name, await opening.WaitAsync(cancellationToken).ConfigureAwait(false));
+    /// <summary>
+    /// Waits for a load until <paramref name="cancellationToken"/> ends the wait (never the load), then declares each of
+    /// <paramref name="indexes"/> the collection does not have.
+    /// </summary>
+    private static async Task<Collection<TKey, TValue>> WaitForAsync<TKey, TValue>(string name, Task<object> opening, IReadOnlyList<IndexDefinition<TValue>> indexes, CancellationToken cancellationToken = default)
+        where TKey : notnull
+    {
+        var collection = Opened<TKey, TValue>(name, await opening.WaitAsync(cancellationToken).ConfigureAwait(false));
+        collection.DeclareAll(indexes);
+        return collection;
+    }
 
     /// <summary>The collection a load gave, as the types asked for; a load under other types is a mismatch.</summary>
     private static Collection<TKey, TValue> Opened<TKey, TValue>(string name, object loaded)
@@ -135,7 +224,7 @@ public sealed partial class StellarStore
     /// store's lock. The task is published before the load runs, so that every other call waits for this load instead
     /// of starting one, and a close waits for it too; a load that fails unpublishes it, so the next call loads again.
     /// </summary>
-    private Task<object> Begin<TKey, TValue>(string name, Func<TValue, TKey> keySelector, (string Key, string Value)? recordedTypes, Func<Func<Task>, Task> run)
+    private Task<object> Begin<TKey, TValue>(string name, Func<TValue, TKey> keySelector, (string Key, string Value)? recordedTypes, Func<Func<Task>, Task> run, IReadOnlyList<IndexDefinition<TValue>> indexes)
         where TKey : notnull
     {
         ThrowIfDisposed();
@@ -158,17 +247,17 @@ public sealed partial class StellarStore
 
         // Run outside the lock, which the load needs to register its writer. What run returns never fails: the outcome
         // goes to the published task.
-        _ = run(() => CompleteLoadAsync(load, name, entry, chain, keySelector));
+        _ = run(() => CompleteLoadAsync(load, name, entry, chain, keySelector, indexes));
         return load.Task;
     }
 
     /// <summary>Runs the load and gives its outcome to <paramref name="load"/>, the task every caller waits for; never throws.</summary>
-    private async Task CompleteLoadAsync<TKey, TValue>(TaskCompletionSource<object> load, string name, ManifestCollection entry, ShardChain chain, Func<TValue, TKey> keySelector)
+    private async Task CompleteLoadAsync<TKey, TValue>(TaskCompletionSource<object> load, string name, ManifestCollection entry, ShardChain chain, Func<TValue, TKey> keySelector, IReadOnlyList<IndexDefinition<TValue>> indexes)
         where TKey : notnull
     {
         try
         {
-            load.SetResult(await LoadAsync(name, entry, chain, keySelector).ConfigureAwait(false));
+            load.SetResult(await LoadAsync(name, entry, chain, keySelector, indexes).ConfigureAwait(false));
         }
         catch (Exception e)
         {
@@ -185,7 +274,7 @@ public sealed partial class StellarStore
 
     /// <summary>
     /// Finds or adds the collection's manifest entry, checks its types, and makes its shard chain: the quick part of
-    /// the first <see cref="GetCollection{TKey,TValue}"/>, done under the store's lock.
+    /// the first <see cref="GetCollection{TKey,TValue}(string, Func{TValue,TKey})"/>, done under the store's lock.
     /// </summary>
     private (ManifestCollection Entry, ShardChain Chain) Prepare<TKey, TValue>(string name, (string Key, string Value)? recordedTypes)
         where TKey : notnull
@@ -268,12 +357,12 @@ public sealed partial class StellarStore
 
     /// <summary>
     /// Reads the collection's shards (decoded in parallel) and starts its writer actor: the slow part of the first
-    /// <see cref="GetCollection{TKey,TValue}"/>, run without the store's lock. Registers the writer and compactor
+    /// <see cref="GetCollection{TKey,TValue}(string, Func{TValue,TKey})"/>, run without the store's lock. Registers the writer and compactor
     /// before completing, so that a close that waited for this load finds them. A load that fails once its writer was
     /// asked for stops what it started (<see cref="AbandonLoadAsync{TKey,TValue}"/>) before it throws, so that the next
     /// call for the collection starts over and meets the same error, or none once its cause is gone.
     /// </summary>
-    private async Task<Collection<TKey, TValue>> LoadAsync<TKey, TValue>(string name, ManifestCollection entry, ShardChain chain, Func<TValue, TKey> keySelector)
+    private async Task<Collection<TKey, TValue>> LoadAsync<TKey, TValue>(string name, ManifestCollection entry, ShardChain chain, Func<TValue, TKey> keySelector, IReadOnlyList<IndexDefinition<TValue>> indexes)
         where TKey : notnull
     {
         Debug.Assert(!Monitor.IsEntered(_gate), "a load holds no store-wide lock, so that flushes, other collections and close go on");
@@ -284,7 +373,8 @@ public sealed partial class StellarStore
             // keeps none either: it writes nothing, and its directory goes at its close.
             IndexOrders = _cipher is null && !IsReadOnly ? new IndexOrderFiles(_storage, entry.Id, serializer) : null,
         };
-        engine.Load();
+        var atLoad = indexes.Select(index => index.Create<TKey>(name, engine.IndexOrders)).ToList();
+        var failures = engine.Load(atLoad);
         chain.Diagnostics.Loaded(engine.UndecidedBlocks);
         chain.StartFirstShard();
         var status = new WriterStatus(chain.Diagnostics.Faulted);
@@ -309,6 +399,11 @@ public sealed partial class StellarStore
             engine.CompactionWanted = IsReadOnly ? null : compactor.StartAutomatic;
             engine.Map.Released = compactor.RequestRelease;
             var collection = new Collection<TKey, TValue>(this, name, keySelector, handle, engine, compactor, Options.CopyOnRead);
+            for (var i = 0; i < indexes.Count; i++)
+            {
+                indexes[i].Attach(collection, atLoad[i], failures[i]);
+            }
+
             sweeper = IsReadOnly ? null : new ExpirySweeper<TKey, TValue>(engine.Map, handle, Options.ExpirySweepInterval);
             observation = chain.Diagnostics.Observe(() => writes.QueuedWrites, () => writes.QueuedBytes, engine.Ledger);
 

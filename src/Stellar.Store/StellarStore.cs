@@ -18,7 +18,7 @@ namespace Stellar.Store;
 
 /// <summary>
 /// An open store: a directory of append-only shard files, owned exclusively by this instance until it is
-/// disposed. Open one with <see cref="OpenAsync(string, StoreOptions?, CancellationToken)"/>; get collections with <see cref="GetCollection{TKey,TValue}"/>.
+/// disposed. Open one with <see cref="OpenAsync(string, StoreOptions?, CancellationToken)"/>; get collections with <see cref="GetCollection{TKey,TValue}(string, Func{TValue,TKey})"/>.
 /// </summary>
 /// <remarks>
 /// Thread safety: every member may be called from any thread. Disposing flushes every collection (fsync) and
@@ -320,7 +320,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     /// <summary>
     /// Whether each collection loaded since open can take writes: faulted or not, and the last automatic compaction's
     /// error, in the order the collections were loaded. A collection counts from the moment its first
-    /// <see cref="GetCollection{TKey,TValue}"/> returns. The store's log of writes across collections, <c>$units</c>, is
+    /// <see cref="GetCollection{TKey,TValue}(string, Func{TValue,TKey})"/> returns. The store's log of writes across collections, <c>$units</c>, is
     /// listed once the store has one, faulted also when those writes are refused because their coordinator failed.
     /// Meant for health checks, such as the one in Stellar.Store.Hosting.
     /// </summary>

@@ -125,13 +125,44 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         _indexes.SaveOrders(published.Version, published.Count);
     }
 
-    /// <summary>Rebuilds the collection from the blocks verified at open (see <see cref="CollectionLoader{TKey,TValue}"/>).</summary>
-    public void Load()
+    /// <summary>
+    /// Rebuilds the collection from the blocks verified at open (see <see cref="CollectionLoader{TKey,TValue}"/>), then
+    /// builds <paramref name="indexes"/>, the indexes declared with the load, from the records loaded, side by side on
+    /// the store's cores, before the writer takes anything. Returns, for each of them, null when it was built (it is kept
+    /// from then on and answers from the loaded version), else why not (it is not kept).
+    /// </summary>
+    public Exception?[] Load(IReadOnlyList<IIndexMaintainer<TKey, TValue>> indexes)
     {
         var count = _loader.Load(Map, Ledger);
+        var now = Map.Clock.Observe();
         if (_loader.LoadedExpiring)
         {
-            Map.Expiry.Build(Map, CollectionLoader<TKey, TValue>.LoadVersion, _values.ReadValue, Map.Clock.Observe());
+            Map.Expiry.Build(Map, CollectionLoader<TKey, TValue>.LoadVersion, _values.ReadValue, now);
+        }
+
+        var failures = new Exception?[indexes.Count];
+        Parallel.For(0, indexes.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, i =>
+        {
+            try
+            {
+                if (!indexes[i].Build(Map, CollectionLoader<TKey, TValue>.LoadVersion, _values.ReadValue, now))
+                {
+                    failures[i] = indexes[i].Failure ?? new InvalidOperationException($"Index '{indexes[i].Name}' was not built.");
+                }
+            }
+            catch (Exception e)
+            {
+                // What a build did not take as its index's failure (a unique index's comparison, say) is that index's too.
+                failures[i] = e;
+            }
+        });
+        for (var i = 0; i < indexes.Count; i++)
+        {
+            if (failures[i] is null)
+            {
+                _indexes.Add(indexes[i]);
+                indexes[i].Serve(CollectionLoader<TKey, TValue>.LoadVersion);
+            }
         }
 
         _pipeline.Loaded(CollectionLoader<TKey, TValue>.LoadVersion);
@@ -142,6 +173,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         _pipeline.Tail.Advance(_chain.Blocks.Count == 0
             ? new FeedTail(_chain.NextSequence, 0, 0)
             : new FeedTail(_chain.NextSequence, _chain.Blocks[^1].ShardId, _chain.Blocks[^1].Offset + _chain.Blocks[^1].Header.BlockLength));
+        return failures;
     }
 
     /// <inheritdoc cref="LargeValueReader{TValue}.ReadValue"/>

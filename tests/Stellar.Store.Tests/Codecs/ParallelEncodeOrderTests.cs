@@ -36,7 +36,7 @@ public sealed class ParallelEncodeOrderTests
         using (var chain = new ShardChain(storage, manifest, id, 1024 * 1024, Durability.WriteThrough))
         {
             var engine = new CollectionEngine<int, Versioned>("ordered", chain, codec, RecordSerializer.Default, parallelism: 4, maxShardBytes: 1024 * 1024, compactionThreshold: 0, largeValueBytes: 16 * 1024, decided: _ => false);
-            engine.Load();
+            engine.Load([]);
             for (var i = 0; i < Writes; i++)
             {
                 var write = SingleWrite<int, Versioned>.Create(RecordSerializer.Default, WriteKind.Upsert, i % Keys, new Versioned(i % Keys, i, padding), 4096, 1 << 20);
@@ -69,7 +69,7 @@ public sealed class ParallelEncodeOrderTests
             Assert.Equal(Enumerable.Range(0, Writes), replayed);
 
             var reloaded = new CollectionEngine<int, Versioned>("ordered", chain, codec, RecordSerializer.Default, parallelism: 4, maxShardBytes: 1024 * 1024, compactionThreshold: 0, largeValueBytes: 16 * 1024, decided: _ => false);
-            reloaded.Load();
+            reloaded.Load([]);
             AssertLastWritesWin(reloaded.Map, Writes, Keys);
         }
     }

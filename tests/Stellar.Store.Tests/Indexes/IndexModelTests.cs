@@ -97,12 +97,17 @@ public sealed class IndexModelTests : IDisposable
         }
     }
 
-    private static async Task<(Collection<int, Player>, Collection<int, Account>, CollectionIndex<long, int, Player>, CollectionIndex<string, int, Player>)> Declare(StellarStore store)
+    /// <summary>The collections and their indexes, declared on the loaded collection or, every other time, with its load.</summary>
+    private async Task<(Collection<int, Player>, Collection<int, Account>, CollectionIndex<long, int, Player>, CollectionIndex<string, int, Player>)> Declare(StellarStore store)
     {
-        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        var goldDefinition = new IndexDefinition<long, Player>("by-gold", p => p.Gold);
+        var nameDefinition = new IndexDefinition<string, Player>("by-name", p => p.Name, unique: true);
+        var players = _random.Next(2) == 0
+            ? store.GetCollection<int, Player>("players", p => p.Id)
+            : store.GetCollection<int, Player>("players", p => p.Id, goldDefinition, nameDefinition);
         var ledger = store.GetCollection<int, Account>("ledger", a => a.Id);
-        var byGold = players.Index("by-gold", p => p.Gold);
-        var byName = players.Index("by-name", p => p.Name, unique: true);
+        var byGold = players.Index(goldDefinition);
+        var byName = players.Index(nameDefinition);
         await Task.WhenAll(byGold.Ready, byName.Ready);
         return (players, ledger, byGold, byName);
     }
