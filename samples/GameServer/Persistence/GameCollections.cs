@@ -5,19 +5,26 @@ namespace Stellar.Store.Samples.GameServer.Persistence;
 /// <summary>
 /// The game's collections in a <see cref="StellarStore"/>: names, key types and key selectors in one place. Accounts,
 /// characters, items, the ledger and trades are written together in units (<c>store.WriteAsync</c>); positions,
-/// scores and chunks are plain upserts; sessions are plain upserts that expire, and deletes.
+/// scores and chunks are plain upserts; sessions are plain upserts that expire, and deletes. The leaderboard and the
+/// items are loaded with their indexes (<see cref="ByRank"/>, <see cref="ByOwner"/>), built while they load.
 /// </summary>
 internal sealed class GameCollections
 {
+    /// <summary>Scores by (score, -character id): its top is the highest score first, ties to the lowest id.</summary>
+    public static readonly IndexDefinition<(long Score, long NegatedId), ScoreRecord> ByRank = new("by-rank", s => (s.Score, -s.CharacterId));
+
+    /// <summary>Items by the character that owns them: an inventory is one key's records.</summary>
+    public static readonly IndexDefinition<long, ItemRecord> ByOwner = new("by-owner", i => i.OwnerId);
+
     private GameCollections(StellarStore store)
     {
         Accounts = store.GetCollection<string, AccountRecord>("accounts", a => a.Name);
         Characters = store.GetCollection<long, CharacterRecord>("characters", c => c.Id);
-        Items = store.GetCollection<long, ItemRecord>("items", i => i.Id);
+        Items = store.GetCollection<long, ItemRecord>("items", i => i.Id, ByOwner);
         Ledger = store.GetCollection<long, LedgerEntry>("ledger", l => l.Id);
         Trades = store.GetCollection<long, TradeRecord>("trades", t => t.Id);
         Positions = store.GetCollection<long, PositionRecord>("positions", p => p.CharacterId);
-        Leaderboard = store.GetCollection<long, ScoreRecord>("leaderboard", s => s.CharacterId);
+        Leaderboard = store.GetCollection<long, ScoreRecord>("leaderboard", s => s.CharacterId, ByRank);
         Chunks = store.GetCollection<long, ChunkRecord>("chunks", c => c.Id);
         Sessions = store.GetCollection<long, SessionRecord>("sessions", s => s.CharacterId);
     }

@@ -6,8 +6,8 @@ namespace Stellar.Store.Samples.GameServer.Persistence;
 
 /// <summary>
 /// The game's state in a Stellar.Store directory (LZ4-compressed blocks), one collection per kind of record. The
-/// leaderboard and each character's inventory are read from ordered indexes, declared when the store is opened and
-/// built from the records it holds.
+/// leaderboard and each character's inventory are read from ordered indexes, declared with their collections' loads
+/// (<see cref="GameCollections.ByRank"/>, <see cref="GameCollections.ByOwner"/>) and built from the records they hold.
 /// </summary>
 internal sealed class StellarGameStore : IGameStore
 {
@@ -22,8 +22,8 @@ internal sealed class StellarGameStore : IGameStore
     {
         _store = store;
         _collections = collections;
-        _ranks = collections.Leaderboard.Index("by-rank", s => (s.Score, -s.CharacterId));
-        _itemsByOwner = collections.Items.Index("by-owner", i => i.OwnerId);
+        _ranks = collections.Leaderboard.Index(GameCollections.ByRank);
+        _itemsByOwner = collections.Items.Index(GameCollections.ByOwner);
     }
 
     public string Description => $"Stellar.Store ({_store.Options.Durability}, LZ4)";
