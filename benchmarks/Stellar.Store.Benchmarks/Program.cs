@@ -18,7 +18,7 @@ using Stellar.Store.Benchmarks.Units;
 //   memory [records]            managed and resident bytes per record, Dictionary against an opened store (1,000,000)
 //   indexbuild [runs]           only how long writes wait while an index is added to a live collection (6 runs)
 //   upkeep [runs]               only what keeping one and two indexes costs 64 callers' writes, rows side by side (12 rounds)
-//   opens [runs] [fresh]        only the open with two indexes against the open without, side by side (12 rounds); fresh: each open in a process of its own
+//   opens [runs] [fresh] [atload]  only the open with two indexes against the open without, side by side (12 rounds); fresh: each open in a process of its own; atload: the indexes declared with the load
 //   anything else               BenchmarkDotNet's own command line (--filter, --anyCategories, --list flat, ...)
 var verb = args.FirstOrDefault();
 var rest = args.Skip(1).ToArray();
@@ -44,7 +44,7 @@ switch (verb)
         UpkeepMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var upkeepRuns) ? upkeepRuns : UpkeepMix.DefaultRuns);
         return 0;
     case "opens":
-        OpenPairMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var openRuns) ? openRuns : OpenPairMix.DefaultRuns, fresh: rest.Contains("fresh"));
+        OpenPairMix.Run(Paths.Results, rest.Length > 0 && int.TryParse(rest[0], out var openRuns) ? openRuns : OpenPairMix.DefaultRuns, fresh: rest.Contains("fresh"), atLoad: rest.Contains("atload"));
         return 0;
     case OpenPairMix.ChildVerb:
         return OpenPairMix.Child(rest);

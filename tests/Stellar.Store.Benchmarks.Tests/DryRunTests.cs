@@ -363,6 +363,27 @@ public sealed class DryRunTests : IDisposable
         Assert.Single(new Goals([]).Evaluate(), g => g.Status == (fresh ? "opens verb not run fresh" : "opens verb not run"));
     }
 
+    [Theory]
+    [InlineData(false, "opens-atload")]
+    [InlineData(true, "opens-fresh-atload")]
+    public void Opens_WithTheIndexesDeclaredWithTheLoad_OpensBothWaysInEveryRoundAndSaysHowTheyWereDeclared(bool fresh, string file)
+    {
+        OpenPairMix.Run(_results, runs: 2, fresh, atLoad: true);
+
+        var rows = OpenPairRow.Load(Path.Combine(_results, $"{file}.csv"));
+        Assert.Equal(4, rows.Count);
+        foreach (var run in new[] { 1, 2 })
+        {
+            Assert.Equal([0, OpenPairMix.Indexed], rows.Where(r => r.Run == run).Select(r => r.Indexes).Order());
+        }
+
+        Assert.All(rows, r => Assert.True(r.Milliseconds > 0, $"round {r.Run}, {r.Indexes} index(es): nothing timed"));
+        var markdown = File.ReadAllText(Path.Combine(_results, $"{file}.md"));
+        Assert.Contains("declared with the collection's load", markdown, StringComparison.Ordinal);
+        Assert.Matches(@"\| two indexes \| [\d,]+ \[[\d,]+–[\d,]+\] \| [\d.]+ \[[\d.]+–[\d.]+\] \| ≤ 1.3× \|", markdown);
+        Assert.False(File.Exists(Path.Combine(_results, fresh ? "opens-fresh.csv" : "opens.csv")), "the declaration after the load keeps its own files");
+    }
+
     [Fact]
     public void IndexBuild_WhenRunDry_ReportsEveryRunWithTheWritesBeforeAndDuringTheBuild()
     {

@@ -18,10 +18,10 @@ public static class Stellar
     };
 
     /// <summary>Opens the store at <paramref name="directory"/> and its collection of small records.</summary>
-    public static (StellarStore Store, Collection<int, SmallRecord> Records) OpenSmall(string directory, StoreOptions options)
+    public static (StellarStore Store, Collection<int, SmallRecord> Records) OpenSmall(string directory, StoreOptions options, params IndexDefinition<SmallRecord>[] indexes)
     {
         var store = StellarStore.OpenAsync(directory, options).GetAwaiter().GetResult();
-        return (store, store.GetCollection<int, SmallRecord>("records", r => r.Id));
+        return (store, store.GetCollection<int, SmallRecord>("records", r => r.Id, indexes));
     }
 
     /// <summary>Opens the store at <paramref name="directory"/> and its collection of large records.</summary>
