@@ -213,11 +213,15 @@ public sealed class ExpiryModelTests : IDisposable
         }
     }
 
-    private static async Task<(Collection<int, Player>, Collection<int, Account>, CollectionIndex<long, int, Player>)> Declare(StellarStore store)
+    /// <summary>The collections and the index, declared on the loaded collection or, every other time, with its load.</summary>
+    private async Task<(Collection<int, Player>, Collection<int, Account>, CollectionIndex<long, int, Player>)> Declare(StellarStore store)
     {
-        var players = store.GetCollection<int, Player>("players", p => p.Id);
+        var definition = new IndexDefinition<long, Player>("by-gold", p => p.Gold);
+        var players = _random.Next(2) == 0
+            ? store.GetCollection<int, Player>("players", p => p.Id)
+            : store.GetCollection<int, Player>("players", p => p.Id, definition);
         var ledger = store.GetCollection<int, Account>("ledger", a => a.Id);
-        var byGold = players.Index("by-gold", p => p.Gold);
+        var byGold = players.Index(definition);
         await byGold.Ready;
         return (players, ledger, byGold);
     }
