@@ -38,11 +38,12 @@ public sealed partial class StellarStore
 
     /// <summary>
     /// <see cref="GetCollection{TKey,TValue}(string, Func{TValue,TKey})"/>, with the ordered indexes
-    /// <paramref name="indexes"/> defines declared on the collection. When this call loads the collection, they are
-    /// built with the load, from the records it decodes while it applies them (each on a thread of its own), and the
-    /// collection is returned with them built; when the collection was loaded already (or another call is loading it),
-    /// each it does not have yet is declared as <see cref="Collection{TKey,TValue}.Index{TIndexKey}(IndexDefinition{TIndexKey,TValue})"/>
-    /// declares it, and is built in the background. Get each index's handle with that method.
+    /// <paramref name="indexes"/> defines declared on the collection. When this call loads the collection, the load
+    /// builds them once the records are loaded, side by side on the store's cores and before the collection's writer
+    /// takes anything, and the collection is returned with them built; when the collection was loaded already (or
+    /// another call is loading it), each it does not have yet is declared as
+    /// <see cref="Collection{TKey,TValue}.Index{TIndexKey}(IndexDefinition{TIndexKey,TValue})"/> declares it, and is
+    /// built in the background. Get each index's handle with that method.
     /// </summary>
     /// <remarks>
     /// <para>An index the load could not build (its key selector threw for a stored record, or a unique index found two
