@@ -10,6 +10,9 @@ namespace Stellar.Store.Persistence.Storage;
 /// <remarks>Thread safety: every member may be called from any thread.</remarks>
 internal sealed class SnapshotLog
 {
+    /// <summary>The snapshots in key order: (persistence id, sequence number), built with the collection's load.</summary>
+    private static readonly IndexDefinition<(string, long), SnapshotRecord> ByKey = new("by-key", r => (r.PersistenceId, r.SequenceNr));
+
     private readonly Collection<(string, long), SnapshotRecord> _snapshots;
     private readonly CollectionIndex<(string, long), (string, long), SnapshotRecord> _byKey;
 
@@ -22,8 +25,8 @@ internal sealed class SnapshotLog
     /// <summary>Loads the snapshots of <paramref name="collection"/> and builds the index.</summary>
     public static async Task<SnapshotLog> OpenAsync(StellarStore store, string collection)
     {
-        var snapshots = await store.GetCollectionAsync<(string, long), SnapshotRecord>(collection, r => (r.PersistenceId, r.SequenceNr)).ConfigureAwait(false);
-        var byKey = snapshots.Index("by-key", r => (r.PersistenceId, r.SequenceNr));
+        var snapshots = await store.GetCollectionAsync<(string, long), SnapshotRecord>(collection, r => (r.PersistenceId, r.SequenceNr), [ByKey]).ConfigureAwait(false);
+        var byKey = snapshots.Index(ByKey);
         await byKey.Ready.ConfigureAwait(false);
         return new SnapshotLog(snapshots, byKey);
     }
