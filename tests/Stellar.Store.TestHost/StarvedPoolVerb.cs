@@ -3,13 +3,13 @@ using Stellar.Store.TestHost.Workload;
 namespace Stellar.Store.TestHost;
 
 /// <summary>
-/// <c>starved-pool &lt;dir&gt;</c>: opens a store whose writers have threads of their own
-/// (<see cref="StoreOptions.DedicatedThreads"/>), caps the thread pool at one thread per core, then fills it with work
-/// items that each wait synchronously (sync over async, as game code does) for a collection and for writes to it, one by
-/// one (inserts, upserts, deletes and an atomic batch), then for a flush of the store (as an autosave on a timer
-/// does), more items than the pool has threads. Prints
-/// <see cref="DoneLine"/> and exits 0 once every item is done and the records read back; never finishes if a step of
-/// those needs a pool thread.
+/// <c>starved-pool &lt;dir&gt;</c>: stores some records, then opens the store again with writers on threads of their own
+/// (<see cref="StoreOptions.DedicatedThreads"/>), caps the thread pool at one thread per core, and fills it with work
+/// items that each wait synchronously (sync over async, as game code does) for a collection with an index declared
+/// with its load and for that index, for writes to it, one by one (inserts, upserts, deletes and an atomic batch),
+/// then for a flush of the store (as an autosave on a timer does), more items than the pool has threads. Prints
+/// <see cref="DoneLine"/> and exits 0 once every item is done and the records and the index read back; never finishes
+/// if a step of those needs a pool thread.
 /// </summary>
 internal static class StarvedPoolVerb
 {
@@ -20,6 +20,12 @@ internal static class StarvedPoolVerb
 
     private const int WritesPerItem = 10;
 
+    /// <summary>Records stored before the pool is capped, so that the load has an index to build: ids below zero, of no item.</summary>
+    private const int Stored = 2_000;
+
+    /// <summary>The records of each item, in the order of their ids: built with the collection's load.</summary>
+    private static readonly IndexDefinition<int, WorkloadItem> ByTask = new("by-task", i => i.Task);
+
     public static int Run(string[] args)
     {
         if (args.Length != 1)
@@ -28,6 +34,7 @@ internal static class StarvedPoolVerb
             return ExitCodes.Usage;
         }
 
+        Store(args[0]);
         var cores = Environment.ProcessorCount;
         if (!ThreadPool.SetMinThreads(1, 1) || !ThreadPool.SetMaxThreads(cores, cores))
         {
@@ -39,6 +46,31 @@ internal static class StarvedPoolVerb
         try
         {
             return WriteFromEveryThread(store, cores * 4);
+        }
+        finally
+        {
+            store.DisposeAsync().AsTask().GetAwaiter().GetResult();
+        }
+    }
+
+    /// <summary>Stores the records of no item, with the pool as it is.</summary>
+    private static void Store(string directory)
+    {
+        var store = StellarStore.OpenAsync(directory, new StoreOptions { Durability = Durability.WriteThrough }).GetAwaiter().GetResult();
+        try
+        {
+            var records = store.GetCollection<int, WorkloadItem>(CollectionName, i => i.Id);
+            for (var first = -Stored; first < 0; first += 500)
+            {
+                var from = first;
+                records.WriteAsync(batch =>
+                {
+                    for (var id = from; id < from + 500; id++)
+                    {
+                        batch.Insert(new WorkloadItem(id, -1, 0, ""));
+                    }
+                }).GetAwaiter().GetResult();
+            }
         }
         finally
         {
@@ -66,11 +98,19 @@ internal static class StarvedPoolVerb
         }
 
         var records = store.GetCollection<int, WorkloadItem>(CollectionName, i => i.Id);
-        var expected = Enumerable.Range(0, items * WritesPerItem).Where(id => id % WritesPerItem > 1).ToList();
-        var stored = records.Query(_ => true).Select(i => i.Id).Order().ToList();
-        if (!stored.SequenceEqual(expected))
+        var expected = Enumerable.Range(-Stored, Stored).Concat(Enumerable.Range(0, items * WritesPerItem).Where(id => id % WritesPerItem > 1)).ToList();
+        var stored = records.Query(_ => true).OrderBy(i => i.Id).ToList();
+        if (!stored.Select(i => i.Id).SequenceEqual(expected))
         {
             Console.Error.WriteLine($"read back {stored.Count} records, expected {expected.Count}");
+            return ExitCodes.WorkloadFailed;
+        }
+
+        var indexed = records.Index(ByTask).All().Select(i => i.Id).ToList();
+        var byTask = stored.OrderBy(i => i.Task).ThenBy(i => i.Id).Select(i => i.Id).ToList();
+        if (!indexed.SequenceEqual(byTask))
+        {
+            Console.Error.WriteLine($"the index lists {indexed.Count} records, not the {byTask.Count} stored in its order");
             return ExitCodes.WorkloadFailed;
         }
 
@@ -82,8 +122,10 @@ internal static class StarvedPoolVerb
     {
         try
         {
-            // Every item asks for the collection: the first loads it, the others wait for that load or find it loaded.
-            var records = state.Store.GetCollection<int, WorkloadItem>(CollectionName, i => i.Id);
+            // Every item asks for the collection and its index: the first loads both, the others wait for that load or
+            // find it loaded, and the index answering.
+            var records = state.Store.GetCollection<int, WorkloadItem>(CollectionName, i => i.Id, ByTask);
+            records.Index(ByTask).Ready.GetAwaiter().GetResult();
             var first = state.Item * WritesPerItem;
             for (var step = 0; step < WritesPerItem; step++)
             {

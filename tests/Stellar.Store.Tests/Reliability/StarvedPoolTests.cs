@@ -4,10 +4,10 @@ using Stellar.Store.Tests.Support;
 namespace Stellar.Store.Tests.Reliability;
 
 /// <summary>
-/// Writes from a game whose thread pool threads all wait synchronously for the store (sync over async), with the pool
-/// capped so that it cannot grow its way out, to a store whose writers have threads of their own
-/// (<see cref="StoreOptions.DedicatedThreads"/>): every step of the store a write waits for must run elsewhere than on
-/// the pool. In a process of its own (Stellar.Store.TestHost's <c>starved-pool</c> verb), since the cap is the process's.
+/// Writes, and an index declared with the collection's load, from a game whose thread pool threads all wait
+/// synchronously for the store (sync over async), with the pool capped so that it cannot grow its way out, to a store
+/// whose writers have threads of their own (<see cref="StoreOptions.DedicatedThreads"/>): every step of the store a
+/// write or the index waits for must run elsewhere than on the pool. In a process of its own (Stellar.Store.TestHost's <c>starved-pool</c> verb), since the cap is the process's.
 /// </summary>
 public sealed class StarvedPoolTests : IDisposable
 {
