@@ -18,7 +18,7 @@ public static class IndexDefinition
 /// <summary>
 /// An ordered index to declare with a collection, whatever its key type: pass definitions to
 /// <see cref="StellarStore.GetCollection{TKey,TValue}(string, Func{TValue,TKey}, IndexDefinition{TValue}[])"/> so that
-/// the indexes are built while the collection loads, and get each one's handle with
+/// the load builds the indexes before it hands the collection out, and get each one's handle with
 /// <see cref="Collection{TKey,TValue}.Index{TIndexKey}(IndexDefinition{TIndexKey,TValue})"/>. Made as an
 /// <see cref="IndexDefinition{TIndexKey,TValue}"/>.
 /// </summary>
@@ -54,8 +54,8 @@ public abstract class IndexDefinition<TValue>
 
 /// <summary>
 /// An ordered index on the key <typeparamref name="TIndexKey"/> computed from each value, by one key selector (a record
-/// under one key) or, made by <see cref="IndexDefinition.Many{TIndexKey,TValue}"/>, by a selector of several keys (a record under each). Declared with a
-/// collection's load (<see cref="StellarStore.GetCollection{TKey,TValue}(string, Func{TValue,TKey}, IndexDefinition{TValue}[])"/>)
+/// under one key) or, made by <see cref="IndexDefinition.Many{TIndexKey,TValue}"/>, by a selector of several keys (a
+/// record under each). Declared with a collection's load (<see cref="StellarStore.GetCollection{TKey,TValue}(string, Func{TValue,TKey}, IndexDefinition{TValue}[])"/>)
 /// or on a loaded collection (<see cref="Collection{TKey,TValue}.Index{TIndexKey}(IndexDefinition{TIndexKey,TValue})"/>),
 /// it is the index <see cref="Collection{TKey,TValue}.Index{TIndexKey}(string, Func{TValue,TIndexKey}, bool)"/> or
 /// <see cref="Collection{TKey,TValue}.IndexMany{TIndexKey}"/> declare: the same order, answers and costs.
