@@ -205,6 +205,28 @@ public sealed class IndexesAtLoadTests : IDisposable
     }
 
     [Fact]
+    public async Task GetCollection_WithDefinitionsOfACheckpointOpenedToRead_BuildsThemAndLeavesTheCheckpointAsItWas()
+    {
+        var model = new Dictionary<int, Player>();
+        string checkpoint;
+        await using (var store = await StellarStore.OpenAsync(_dir.Path))
+        {
+            await Write(store.GetCollection<int, Player>("players", p => p.Id), model, seed: 6);
+            checkpoint = (await store.CheckpointAsync("before-indexes")).Path;
+        }
+
+        var files = Directory.EnumerateFiles(checkpoint, "*", SearchOption.AllDirectories).Order().Select(f => (f, new FileInfo(f).Length)).ToList();
+        await using (var saved = await StellarStore.OpenReadOnlyAsync(checkpoint))
+        {
+            var players = saved.GetCollection<int, Player>("players", p => p.Id, ByGold, ByName, ByLevelGold);
+            Check(players.Index(ByGold), players.Index(ByName), players.Index(ByLevelGold), model);
+        }
+
+        // A store opened to read keeps no index order: the checkpoint's files are the ones it had.
+        Assert.Equal(files, Directory.EnumerateFiles(checkpoint, "*", SearchOption.AllDirectories).Order().Select(f => (f, new FileInfo(f).Length)).ToList());
+    }
+
+    [Fact]
     public async Task GetCollection_WithDefinitionsItCannotTake_ThrowsBeforeLoadingAnything()
     {
         await using var store = await StellarStore.OpenAsync(_dir.Path);
