@@ -126,28 +126,45 @@ public sealed partial class Collection<TKey, TValue>
             return DeclaredFrom(definition) ?? throw new InvalidOperationException($"Collection '{Name}' already has an index named '{definition.Name}'.");
         }
 
-        _ = BuildAsync(definition.Name, declared, ready);
+        // Queued now, in order with the writes before and after this call; what follows it waits on a thread of its own.
+        var build = new IndexStep<TKey, TValue>(index, IndexStepKind.Build);
+        Task submitted;
+        try
+        {
+            submitted = _writer.SubmitAsync(build, CancellationToken.None);
+        }
+        catch (Exception e)
+        {
+            submitted = Task.FromException(e);
+        }
+
+        _ = Task.Factory.StartNew(
+            () => AwaitBuild(definition.Name, declared, ready, build, submitted),
+            CancellationToken.None,
+            TaskCreationOptions.LongRunning,
+            TaskScheduler.Default);
         return declared;
     }
 
     /// <summary>
-    /// Queues the build of <paramref name="declared"/>'s index on the writer and, for one built beside the writer, its
-    /// install once the build is done; completes <paramref name="ready"/> when the index answers, or with why it never
-    /// will (then the name is free again).
+    /// Waits for the build step <paramref name="build"/> of <paramref name="declared"/>'s index (queued as
+    /// <paramref name="submitted"/>) and, for one built beside the writer, for the build, then queues its install and
+    /// waits for it; completes <paramref name="ready"/> when the index answers, or with why it never will (then the name
+    /// is free again). On a thread of its own, blocked while it waits: no step needs a thread of the pool, so a game
+    /// whose pool threads all wait for <c>Ready</c> still gets it (with <see cref="StoreOptions.DedicatedThreads"/>).
     /// </summary>
-    private async Task BuildAsync<TIndexKey>(string name, CollectionIndex<TIndexKey, TKey, TValue> declared, TaskCompletionSource ready)
+    private void AwaitBuild<TIndexKey>(string name, CollectionIndex<TIndexKey, TKey, TValue> declared, TaskCompletionSource ready, IndexStep<TKey, TValue> build, Task submitted)
     {
         var index = declared.Index;
         Exception? failure;
         try
         {
-            var build = new IndexStep<TKey, TValue>(index, IndexStepKind.Build);
-            await _writer.SubmitAsync(build, CancellationToken.None).ConfigureAwait(false);
+            submitted.GetAwaiter().GetResult();
             if (build.Aside is { } aside)
             {
                 // Whatever the build's outcome, the writer takes it at the install: it holds the versions applied meanwhile.
-                await Task.WhenAny(aside.Build).ConfigureAwait(false);
-                await _writer.SubmitAsync(new IndexStep<TKey, TValue>(index, IndexStepKind.Install) { Aside = aside }, CancellationToken.None).ConfigureAwait(false);
+                Task.WaitAny(aside.Build);
+                _writer.SubmitAsync(new IndexStep<TKey, TValue>(index, IndexStepKind.Install) { Aside = aside }, CancellationToken.None).GetAwaiter().GetResult();
                 failure = index.Failure ?? aside.Build.Exception?.GetBaseException();
             }
             else

@@ -373,6 +373,7 @@ public sealed partial class StellarStore
             // An encrypted store keeps no index orders: they would hold the primary keys in the clear. A read-only store
             // keeps none either: it writes nothing, and its directory goes at its close.
             IndexOrders = _cipher is null && !IsReadOnly ? new IndexOrderFiles(_storage, entry.Id, serializer) : null,
+            CommitsOffThePool = Options.DedicatedThreads,
         };
         var atLoad = indexes.Select(index => index.Create<TKey>(name, engine.IndexOrders)).ToList();
         var failures = engine.Load(atLoad);

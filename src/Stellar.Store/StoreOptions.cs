@@ -93,9 +93,11 @@ public sealed class StoreOptions
     /// <summary>
     /// Whether each collection's writer actor (and the store's guardian of them) runs on a thread of its own instead of
     /// the .NET thread pool. Off by default. Turn it on for a game that waits synchronously on pool threads for the
-    /// store's tasks (<c>.Result</c>, <c>.Wait()</c>): then <c>GetCollection</c>, single writes, atomic batches and
-    /// the store's <c>FlushAsync</c> complete even when every pool thread is waiting for them, where on the pool the writer's turn waits for a pool
-    /// thread to come free (with the pool's size capped, forever). Its costs and gains, measured: a single awaited write
+    /// store's tasks (<c>.Result</c>, <c>.Wait()</c>): then <c>GetCollection</c>, an index's <c>Ready</c>, single
+    /// writes, atomic batches (large ones too) and the store's <c>FlushAsync</c> complete even when every pool thread is
+    /// waiting for them, where on the pool the writer's turn waits for a pool thread to come free (with the pool's size
+    /// capped, forever): the commits the writer does not make on its turn run on the collection's device thread
+    /// instead of the pool. Its costs and gains, measured: a single awaited write
     /// takes a few microseconds longer (the writer's thread wakes for it), many concurrent writers' writes take less
     /// time, and writes across collections take longer; see docs/actors.md.
     /// </summary>

@@ -6,8 +6,9 @@ namespace Stellar.Store.TestHost;
 /// <c>starved-pool &lt;dir&gt;</c>: stores some records, then opens the store again with writers on threads of their own
 /// (<see cref="StoreOptions.DedicatedThreads"/>), caps the thread pool at one thread per core, and fills it with work
 /// items that each wait synchronously (sync over async, as game code does) for a collection with an index declared
-/// with its load and for that index, for writes to it, one by one (inserts, upserts, deletes and an atomic batch),
-/// then for a flush of the store (as an autosave on a timer does), more items than the pool has threads. Prints
+/// with its load and for that index, for an index declared on the loaded collection, for writes to it, one by one
+/// (inserts, upserts, deletes, an atomic batch and one larger than 64 KiB), then for a flush of the store (as an
+/// autosave on a timer does), more items than the pool has threads. Prints
 /// <see cref="DoneLine"/> and exits 0 once every item is done and the records and the index read back; never finishes
 /// if a step of those needs a pool thread.
 /// </summary>
@@ -25,6 +26,12 @@ internal static class StarvedPoolVerb
 
     /// <summary>The records of each item, in the order of their ids: built with the collection's load.</summary>
     private static readonly IndexDefinition<int, WorkloadItem> ByTask = new("by-task", i => i.Task);
+
+    /// <summary>A payload two of which make a batch larger than the 64 KiB a group may take to commit on the writer's turn.</summary>
+    private const int LargePayload = 20 * 1024;
+
+    /// <summary>The records by step: declared on the loaded collection, by the first item to ask for it.</summary>
+    private static readonly IndexDefinition<int, WorkloadItem> ByStep = new("by-step", i => i.Step);
 
     public static int Run(string[] args)
     {
@@ -106,12 +113,15 @@ internal static class StarvedPoolVerb
             return ExitCodes.WorkloadFailed;
         }
 
-        var indexed = records.Index(ByTask).All().Select(i => i.Id).ToList();
-        var byTask = stored.OrderBy(i => i.Task).ThenBy(i => i.Id).Select(i => i.Id).ToList();
-        if (!indexed.SequenceEqual(byTask))
+        foreach (var (index, order) in new[] { (ByTask, (Func<WorkloadItem, int>)(i => i.Task)), (ByStep, i => i.Step) })
         {
-            Console.Error.WriteLine($"the index lists {indexed.Count} records, not the {byTask.Count} stored in its order");
-            return ExitCodes.WorkloadFailed;
+            var indexed = records.Index(index).All().Select(i => i.Id).ToList();
+            var ordered = stored.OrderBy(order).ThenBy(i => i.Id).Select(i => i.Id).ToList();
+            if (!indexed.SequenceEqual(ordered))
+            {
+                Console.Error.WriteLine($"index '{index.Name}' lists {indexed.Count} records, not the {ordered.Count} stored in its order");
+                return ExitCodes.WorkloadFailed;
+            }
         }
 
         Console.Out.WriteLine(DoneLine);
@@ -123,9 +133,11 @@ internal static class StarvedPoolVerb
         try
         {
             // Every item asks for the collection and its index: the first loads both, the others wait for that load or
-            // find it loaded, and the index answering.
+            // find it loaded, and the index answering. Then for a second index, which the first to ask declares on the
+            // loaded collection, and which is built beside its writer.
             var records = state.Store.GetCollection<int, WorkloadItem>(CollectionName, i => i.Id, ByTask);
             records.Index(ByTask).Ready.GetAwaiter().GetResult();
+            records.Index(ByStep).Ready.GetAwaiter().GetResult();
             var first = state.Item * WritesPerItem;
             for (var step = 0; step < WritesPerItem; step++)
             {
@@ -146,6 +158,15 @@ internal static class StarvedPoolVerb
             {
                 batch.Delete(first + 1);
                 batch.Upsert(new WorkloadItem(first + 2, state.Item, WritesPerItem, "batch"));
+            }).GetAwaiter().GetResult();
+
+            // A batch larger than a block the writer commits on its turn: its group commits elsewhere.
+            records.WriteAsync(batch =>
+            {
+                for (var step = 3; step < WritesPerItem; step++)
+                {
+                    batch.Upsert(new WorkloadItem(first + step, state.Item, step, new string((char)('a' + step), LargePayload)));
+                }
             }).GetAwaiter().GetResult();
             state.Store.FlushAsync().GetAwaiter().GetResult();
         }

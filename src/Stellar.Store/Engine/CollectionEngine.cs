@@ -116,6 +116,14 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     public IndexOrderFiles? IndexOrders { get; init; }
 
     /// <summary>
+    /// Whether a group that does not commit on the writer's turn (several blocks, a large one, compaction, an index
+    /// step, a checkpoint's cut) commits on the collection's device thread, as every group does when each is synced,
+    /// rather than on the thread pool: with the writers on threads of their own, so that no commit waits for a pool
+    /// thread (see <see cref="StoreOptions.DedicatedThreads"/>).
+    /// </summary>
+    public bool CommitsOffThePool { get; init; }
+
+    /// <summary>
     /// Once the writer has stopped, at a clean close: each index keeps its order for the next build (see
     /// <see cref="IndexOrderFiles"/>).
     /// </summary>
@@ -141,7 +149,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         }
 
         var failures = new Exception?[indexes.Count];
-        Parallel.For(0, indexes.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, i =>
+        SharedLoop.For(indexes.Count, _parallelism, i =>
         {
             try
             {
@@ -285,7 +293,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
     {
         if (!CommitsInline())
         {
-            return _chain.SyncsEachGroup ? _chain.RunOnDeviceThreadAsync(() => Commit(partPlaced)) : Task.Run(() => Commit(partPlaced));
+            return _chain.SyncsEachGroup || CommitsOffThePool ? _chain.RunOnDeviceThreadAsync(() => Commit(partPlaced)) : Task.Run(() => Commit(partPlaced));
         }
 
         try
@@ -360,7 +368,7 @@ internal sealed class CollectionEngine<TKey, TValue> : ICommitSink<CollectionWri
         var builds = _indexSteps.Where(s => s.Kind == IndexStepKind.Build && s.Index.Unique).ToList();
         var now = Map.Clock.Observe();
         var built = new bool[builds.Count];
-        Parallel.For(0, builds.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, i =>
+        SharedLoop.For(builds.Count, _parallelism, i =>
             built[i] = builds[i].Index.Build(Map, Map.Published.Version, _values.ReadValue, now));
         var next = 0;
         foreach (var step in _indexSteps)

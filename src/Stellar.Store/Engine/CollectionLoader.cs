@@ -78,9 +78,8 @@ internal sealed class CollectionLoader<TKey, TValue>
     public long Load(VersionedMap<TKey, TValue> map, ShardUsageLedger ledger)
     {
         var blocks = _chain.Blocks;
-        var options = new ParallelOptions { MaxDegreeOfParallelism = _parallelism };
         var decoded = new DecodedBlock[blocks.Count];
-        Run(() => Parallel.For(0, blocks.Count, options, i => decoded[i] = DecodeBlock(blocks[i])));
+        Run(() => SharedLoop.For(blocks.Count, _parallelism, i => decoded[i] = DecodeBlock(blocks[i])));
 
         // Every record counts as stored; those still readable at the end are marked live below.
         foreach (var block in decoded)
@@ -102,7 +101,7 @@ internal sealed class CollectionLoader<TKey, TValue>
         return count;
     }
 
-    /// <summary>Runs a parallel step; the caller is promised a corrupt block's file and offset, not Parallel's wrapper.</summary>
+    /// <summary>Runs a parallel step; the caller is promised a corrupt block's file and offset, not the loop's wrapper.</summary>
     private static void Run(Action step)
     {
         try

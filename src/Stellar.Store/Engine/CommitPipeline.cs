@@ -121,7 +121,7 @@ internal sealed class CommitPipeline<TKey, TValue>
             }
             else
             {
-                Parallel.For(0, blocks.Count, new ParallelOptions { MaxDegreeOfParallelism = _parallelism }, Encode);
+                SharedLoop.For(blocks.Count, _parallelism, Encode);
             }
 
             var offsets = new long[blocks.Count];

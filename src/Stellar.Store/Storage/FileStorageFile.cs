@@ -149,7 +149,10 @@ internal sealed class FileStorageFile : IStorageFile
 
         WaitForWriteback();
         var handle = _handle;
-        _writeback = Task.Run(() => RandomAccess.FlushToDisk(handle));
+
+        // On a thread of its own, not the pool's: the next flush waits for it, and a game whose pool threads all wait
+        // for that flush (with the writers on threads of their own) would leave it queued for ever.
+        _writeback = Task.Factory.StartNew(() => RandomAccess.FlushToDisk(handle), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
     }
 
     /// <inheritdoc />
