@@ -174,7 +174,7 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
         options.Validate();
         cancellationToken.ThrowIfCancellationRequested();
         var fullPath = System.IO.Path.GetFullPath(path);
-        return Task.Run(() => Open(fullPath, new FileStorage(fullPath), options), cancellationToken);
+        return Task.Run(() => Open(fullPath, new FileStorage(fullPath, writebackOffThePool: options.DedicatedThreads), options), cancellationToken);
     }
 
     /// <summary>

@@ -17,11 +17,18 @@ namespace Stellar.Store.Storage;
 /// </remarks>
 internal sealed class FileStorage : IStorage
 {
-    /// <summary>Uses the directory at <paramref name="directory"/>, creating it when it does not exist.</summary>
-    public FileStorage(string directory)
+    private readonly bool _writebackOffThePool;
+
+    /// <summary>
+    /// Uses the directory at <paramref name="directory"/>, creating it when it does not exist. With
+    /// <paramref name="writebackOffThePool"/>, its files' background fsyncs (<see cref="IStorageFile.StartWriteback"/>)
+    /// run on threads of their own rather than the pool's (see <see cref="StoreOptions.DedicatedThreads"/>).
+    /// </summary>
+    public FileStorage(string directory, bool writebackOffThePool = false)
     {
         ArgumentException.ThrowIfNullOrEmpty(directory);
         Location = Path.GetFullPath(directory);
+        _writebackOffThePool = writebackOffThePool;
         PrivateFiles.CreateDirectory(Location);
     }
 
@@ -33,7 +40,7 @@ internal sealed class FileStorage : IStorage
     public IStorageFile Open(string name)
     {
         StorageNames.Validate(name, nameof(name));
-        return FileStorageFile.OpenWritable(Location, name);
+        return FileStorageFile.OpenWritable(Location, name, _writebackOffThePool);
     }
 
     /// <inheritdoc />

@@ -34,6 +34,9 @@ internal sealed class FileStorageFile : IStorageFile
     /// <summary>The background fsync <see cref="StartWriteback"/> started, until the owner next waits for it.</summary>
     private Task? _writeback;
 
+    /// <summary>Whether the background fsync runs on a thread of its own rather than the pool's.</summary>
+    private bool _writebackOffThePool;
+
     private FileStorageFile(FileStream file, string directory, string name, bool writable)
     {
         _file = file;
@@ -52,8 +55,12 @@ internal sealed class FileStorageFile : IStorageFile
     public long Length => _writable ? Interlocked.Read(ref _length) : RandomAccess.GetLength(_handle);
 
     /// <summary>Opens or creates <paramref name="name"/> in <paramref name="directory"/> for appending and reading.</summary>
-    public static FileStorageFile OpenWritable(string directory, string name) =>
-        Open(directory, name, FileMode.OpenOrCreate, FileAccess.ReadWrite, writable: true);
+    public static FileStorageFile OpenWritable(string directory, string name, bool writebackOffThePool = false)
+    {
+        var file = Open(directory, name, FileMode.OpenOrCreate, FileAccess.ReadWrite, writable: true);
+        file._writebackOffThePool = writebackOffThePool;
+        return file;
+    }
 
     /// <summary>Opens the existing <paramref name="name"/> in <paramref name="directory"/> for reading only.</summary>
     public static FileStorageFile OpenReadOnly(string directory, string name) =>
@@ -150,9 +157,12 @@ internal sealed class FileStorageFile : IStorageFile
         WaitForWriteback();
         var handle = _handle;
 
-        // On a thread of its own, not the pool's: the next flush waits for it, and a game whose pool threads all wait
-        // for that flush (with the writers on threads of their own) would leave it queued for ever.
-        _writeback = Task.Factory.StartNew(() => RandomAccess.FlushToDisk(handle), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default);
+        // Off the pool when asked: the next flush waits for it, and a game whose pool threads all wait for that flush
+        // (with the writers on threads of their own) would leave it queued for ever. Else on the pool, whose thread
+        // costs a few microseconds where a thread's start costs about two hundred.
+        _writeback = _writebackOffThePool
+            ? Task.Factory.StartNew(() => RandomAccess.FlushToDisk(handle), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default)
+            : Task.Run(() => RandomAccess.FlushToDisk(handle));
     }
 
     /// <inheritdoc />

@@ -91,10 +91,12 @@ public sealed class FileStorageTests : IDisposable
         Assert.Equal(["shard-0001"], new FileStorage(_directory.Path).List());
         Assert.Equal([9, 8, 7], new FileStorage(_directory.Path).ReadAllBytes("shard-0001"));
     }
-    [Fact]
-    public void StartWriteback_BetweenAppends_LeavesEveryByteInOrderAndLaterFlushesWork()
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void StartWriteback_BetweenAppends_LeavesEveryByteInOrderAndLaterFlushesWork(bool offThePool)
     {
-        var storage = new FileStorage(_directory.Path);
+        var storage = new FileStorage(_directory.Path, writebackOffThePool: offThePool);
         var expected = new List<byte>();
         using (var file = storage.Open("shard"))
         {
