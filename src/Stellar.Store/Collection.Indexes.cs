@@ -139,7 +139,7 @@ public sealed partial class Collection<TKey, TValue>
         }
 
         _ = Task.Factory.StartNew(
-            () => AwaitBuild(definition.Name, declared, ready, build, submitted),
+            () => AwaitBuild(declared, ready, build, submitted),
             CancellationToken.None,
             TaskCreationOptions.LongRunning,
             TaskScheduler.Default);
@@ -153,7 +153,7 @@ public sealed partial class Collection<TKey, TValue>
     /// is free again). On a thread of its own, blocked while it waits: no step needs a thread of the pool, so a game
     /// whose pool threads all wait for <c>Ready</c> still gets it (with <see cref="StoreOptions.DedicatedThreads"/>).
     /// </summary>
-    private void AwaitBuild<TIndexKey>(string name, CollectionIndex<TIndexKey, TKey, TValue> declared, TaskCompletionSource ready, IndexStep<TKey, TValue> build, Task submitted)
+    private void AwaitBuild<TIndexKey>(CollectionIndex<TIndexKey, TKey, TValue> declared, TaskCompletionSource ready, IndexStep<TKey, TValue> build, Task submitted)
     {
         var index = declared.Index;
         Exception? failure;
@@ -184,7 +184,7 @@ public sealed partial class Collection<TKey, TValue>
         }
 
         // Not kept: the name is free for a corrected declaration.
-        _indexes.TryRemove(new KeyValuePair<string, object>(name, declared));
+        _indexes.TryRemove(new KeyValuePair<string, object>(declared.Name, declared));
         ready.SetException(failure);
     }
 
