@@ -43,6 +43,61 @@ public sealed class EventLogTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Read_WhileEventsAreWritten_NeverStepsOverAnEventThatIsThere()
+    {
+        await using var lease = await AcquireAsync();
+        var log = await (await lease.StoreAsync()).EventsAsync("akka-journal");
+
+        // One persistent actor's writes, as the journal gets them: several atomic writes a call, each call awaited.
+        const int Calls = 1_000;
+        const int PerCall = 8;
+        using var stop = new CancellationTokenSource();
+        var writer = Task.Run(async () =>
+        {
+            try
+            {
+                for (var call = 0; call < Calls; call++)
+                {
+                    var drafts = Enumerable.Range((call * PerCall) + 1, PerCall)
+                        .Select(n => new AtomicDraft([new JournalRecord { PersistenceId = "p", SequenceNr = n, Payload = [1, 2, 3] }], null))
+                        .ToList();
+                    Assert.All(await log.WriteAsync(drafts), Assert.Null);
+                }
+            }
+            finally
+            {
+                await stop.CancelAsync();
+            }
+        });
+
+        // Readers that follow the writer as a live query does, each read from the next number it lacks: nothing was
+        // rejected or deleted, so every read must give consecutive numbers from where it started (a read that meets an
+        // event not yet committed stops there; it may not go on past it).
+        var readers = Enumerable.Range(0, 3).Select(_ => Task.Run(() =>
+        {
+            var next = 1L;
+            var reads = 0;
+            while (!stop.IsCancellationRequested || next <= Calls * PerCall)
+            {
+                var expected = next;
+                foreach (var record in log.Read("p", next, long.MaxValue))
+                {
+                    Assert.Equal(expected, record.SequenceNr);
+                    expected++;
+                }
+
+                next = expected;
+                reads++;
+            }
+
+            return reads;
+        })).ToList();
+
+        await writer;
+        Assert.All(await Task.WhenAll(readers), reads => Assert.True(reads > 0));
+    }
+
+    [Fact]
     public async Task WriteAsync_FromManyWritersAtOnce_GivesOrderingsThatRiseInCommitOrder()
     {
         await using var lease = await AcquireAsync();
