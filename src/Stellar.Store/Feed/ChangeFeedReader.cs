@@ -184,6 +184,13 @@ internal sealed class ChangeFeedReader<TKey, TValue> : IDisposable
             {
                 limit = sealedLength;
             }
+            else if (!listing.Shards.Contains(shard.ShardId))
+            {
+                // A compaction retired the shard after the feed had read it to its end: the compaction replaced only
+                // blocks up to its sequence, which the position is past, so the position lies in a shard still listed.
+                CloseShard();
+                continue;
+            }
             else
             {
                 // A shard rolled to but without a committed block yet.
