@@ -33,7 +33,11 @@ public readonly struct ChangePosition : IEquatable<ChangePosition>, IComparable<
     /// <summary>Before every change still on disk: a feed from here starts with the oldest available change.</summary>
     public static ChangePosition Start => default;
 
-    /// <summary>The end of the feed when the feed starts: a feed from here delivers only changes committed later.</summary>
+    /// <summary>
+    /// The end of the feed when the feed is asked for: a feed from here delivers every change committed after the call
+    /// to <c>Changes</c>, also those committed before its enumeration starts, so that a snapshot taken after the call
+    /// and the feed together miss nothing.
+    /// </summary>
     public static ChangePosition Now => new(NowSequence, 0, snapshot: false);
 
     /// <summary>The block sequence this position is in (0 for <see cref="Start"/>); for a snapshot position, the last sequence its compaction replaced.</summary>
@@ -45,7 +49,7 @@ public readonly struct ChangePosition : IEquatable<ChangePosition>, IComparable<
     /// <summary>Whether the position lies in the snapshot a compaction left in place of the history it replaced.</summary>
     public bool IsSnapshot { get; }
 
-    /// <summary>Whether this is <see cref="Now"/>, which a feed resolves to the end it finds when it starts.</summary>
+    /// <summary>Whether this is <see cref="Now"/>, which a feed resolves to the end it finds when it is asked for.</summary>
     public bool IsNow => Sequence == NowSequence;
 
     /// <summary>Compares in the feed's order; <see cref="Now"/> sorts after every other position.</summary>

@@ -10,8 +10,9 @@ public sealed partial class Collection<TKey, TValue>
     /// it has delivered every change committed so far it waits for the next ones, until
     /// <paramref name="cancellationToken"/> is cancelled (the enumeration then throws <see cref="OperationCanceledException"/>).
     /// <see cref="ChangePosition.Start"/> starts at the oldest change still on disk (after a compaction, a snapshot
-    /// of the records alive then, as puts); <see cref="ChangePosition.Now"/> delivers only changes committed after
-    /// the call; a change's <see cref="Change{TKey,TValue}.Position"/> resumes after it, also after a restart.
+    /// of the records alive then, as puts); <see cref="ChangePosition.Now"/> delivers the changes committed after
+    /// the call, also those committed before the enumeration starts (a snapshot taken after the call and the feed
+    /// together miss nothing); a change's <see cref="Change{TKey,TValue}.Position"/> resumes after it, also after a restart.
     /// <c>Changes()</c> and <c>Changes(default)</c> start at <see cref="ChangePosition.Start"/>, which is
     /// <c>default(ChangePosition)</c>: the <c>default</c> literal picks this overload, not the cursor name's.
     /// </summary>

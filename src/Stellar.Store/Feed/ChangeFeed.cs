@@ -59,7 +59,10 @@ internal sealed class ChangeFeed<TKey, TValue>
     public IAsyncEnumerable<Change<TKey, TValue>> ReadAsync(ChangePosition from, Func<Task> handToOs, CancellationToken cancellationToken)
     {
         ThrowIfNotReached(from, nameof(from));
-        return ReadFromAsync(from, handToOs, cancellationToken);
+
+        // Now is the end at the call, not at the enumeration's first step: a snapshot taken between the two sees only
+        // what was committed before the first, and a later start would pass over what was committed in between.
+        return ReadFromAsync(from.IsNow ? End : from, handToOs, cancellationToken);
     }
 
     /// <summary>
@@ -107,7 +110,7 @@ internal sealed class ChangeFeed<TKey, TValue>
     private async IAsyncEnumerable<Change<TKey, TValue>> ReadFromAsync(ChangePosition from, Func<Task> handToOs, [EnumeratorCancellation] CancellationToken cancellationToken)
     {
         using var open = Tail.Open();
-        using var reader = new ChangeFeedReader<TKey, TValue>(_name, _chain, _codec, _serializer, _decided, from.IsNow ? End : from);
+        using var reader = new ChangeFeedReader<TKey, TValue>(_name, _chain, _codec, _serializer, _decided, from);
         while (true)
         {
             cancellationToken.ThrowIfCancellationRequested();
