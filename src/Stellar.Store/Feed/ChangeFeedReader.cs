@@ -162,6 +162,10 @@ internal sealed class ChangeFeedReader<TKey, TValue> : IDisposable
     private FillResult FillHistory(ManifestCollection listing, ulong through, FeedTail tail)
     {
         UnitTag? unit = null;
+
+        // Where the part read now began, and the changes of the batch before it.
+        var unitFrom = Position;
+        var beforeUnit = 0;
         while (Position.Sequence < tail.Next)
         {
             if (_shard is null && !OpenShardHolding(listing, through, Position.Sequence))
@@ -175,6 +179,15 @@ internal sealed class ChangeFeedReader<TKey, TValue> : IDisposable
             {
                 if (shard.FileLength < tail.End)
                 {
+                    if (unit is not null)
+                    {
+                        // A part begun in a shard before this one is not whole yet: it is read again, whole, once what
+                        // Buffered mode holds reached the OS.
+                        Batch.RemoveRange(beforeUnit, Batch.Count - beforeUnit);
+                        Position = unitFrom;
+                        CloseShard();
+                    }
+
                     return Batch.Count > 0 ? Filled() : FillResult.BehindTheOs;
                 }
 
@@ -231,6 +244,12 @@ internal sealed class ChangeFeedReader<TKey, TValue> : IDisposable
 
             var skip = header.Sequence == Position.Sequence ? (int)Position.Record : 0;
             var sequence = header.Sequence;
+            if (unit is null)
+            {
+                unitFrom = Position;
+                beforeUnit = Batch.Count;
+            }
+
             Position = ChangePosition.InHistory(sequence + 1, 0);
             if (tag is { } round && !_decided(round))
             {
