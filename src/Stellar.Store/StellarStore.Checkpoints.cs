@@ -196,7 +196,7 @@ public sealed partial class StellarStore
     /// writes, never appending to the checkpoint's. Durable when the task completes.
     /// </summary>
     /// <remarks>Thread safety: any thread; the checkpoint is only read.</remarks>
-    /// <exception cref="CorruptStoreException">The directory is not a checkpoint (no description or no manifest).</exception>
+    /// <exception cref="CorruptStoreException">The directory is not a checkpoint (no description, no manifest, or a manifest that lists a shard unsealed); nothing was linked or copied.</exception>
     /// <exception cref="IOException"><paramref name="path"/> exists and is not an empty directory, or a file could not be written.</exception>
     public static Task RestoreAsync(string checkpointPath, string path, CancellationToken cancellationToken = default)
     {
@@ -364,10 +364,14 @@ public sealed partial class StellarStore
     /// <summary>
     /// Gives every shard of the store at <paramref name="source"/> a name in <paramref name="target"/> (a hard link, or a
     /// copy), then copies the manifest, and flushes the directory. Only for a source whose shards are all sealed (a
-    /// checkpoint), so that the new store never appends to a shared file.
+    /// checkpoint), so that the new store never appends to a shared file, nor cuts a tail from one: a manifest that
+    /// lists a shard unsealed is refused with <see cref="CorruptStoreException"/> before anything is linked.
     /// </summary>
     private static void CopyStore(string source, string target, CancellationToken cancellationToken)
     {
+        var manifestPath = System.IO.Path.Combine(source, StoreFileNames.Manifest);
+        var manifest = File.ReadAllBytes(manifestPath);
+        RequireSealed(manifest, manifestPath);
         PrivateFiles.CreateDirectory(target);
         foreach (var file in Directory.EnumerateFiles(source))
         {
@@ -379,7 +383,27 @@ public sealed partial class StellarStore
             }
         }
 
-        new FileStorage(target).ReplaceAtomically(StoreFileNames.Manifest, File.ReadAllBytes(System.IO.Path.Combine(source, StoreFileNames.Manifest)));
+        new FileStorage(target).ReplaceAtomically(StoreFileNames.Manifest, manifest);
+    }
+
+    /// <summary>
+    /// Throws <see cref="CorruptStoreException"/> unless the manifest <paramref name="bytes"/> lists every shard sealed, as
+    /// every checkpoint's does: its shards are shared with the store by hard link, and a store opened on an unsealed one
+    /// would append to it, or cut its tail, in the store's own file.
+    /// </summary>
+    private static void RequireSealed(byte[] bytes, string path)
+    {
+        foreach (var entry in Manifest.Parse(bytes, path).Collections)
+        {
+            foreach (var shardId in entry.Shards)
+            {
+                if (entry.ShardDetails.GetValueOrDefault(shardId) is not { IsSealed: true })
+                {
+                    throw new CorruptStoreException(path,
+                        $"the checkpoint lists shard {StoreFileNames.Shard(entry.Id, shardId)} as unsealed, which no checkpoint does: a store opened on it would write to a file it may share with the store");
+                }
+            }
+        }
     }
 
     private static void TryDeleteDirectory(string directory)
