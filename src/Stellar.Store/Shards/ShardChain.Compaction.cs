@@ -175,7 +175,10 @@ internal sealed partial class ShardChain
     /// found it so), is not the manifest's to judge: it stays, reported as ignored, and the next id moves past it, so
     /// that no id is handed out twice. It is recorded as kept, so that no later open deletes it either, unless it is
     /// no longer than a shard header: that holds no block (a roll a crash cut short), and once the next id past it is
-    /// saved, a later open deletes it like any such leftover. Nor is anything
+    /// saved, a later open deletes it like any such leftover. Such a file holding blocks proves the manifest older
+    /// than the folder, and then every unlisted file with blocks may be one a newer manifest lists (a compaction's
+    /// output, whose id the manifest handed out before a player put it back over the folder): none is deleted, and
+    /// each is kept as above. Nor is anything
     /// deleted when the manifest was not authenticated (an encrypted store's format-1 manifest, which has no MAC):
     /// open never deletes data to make itself succeed on a list nobody vouched for, so unlisted files stay, reported as
     /// ignored.
@@ -187,6 +190,7 @@ internal sealed partial class ShardChain
         var handedOut = _entry.NextShardId;
         var found = new HashSet<uint>();
         var holding = new HashSet<uint>();
+        var obsolete = new List<(string Name, uint Id)>();
         foreach (var name in _storage.List())
         {
             if (!StoreFileNames.TryParseShard(name, out var collectionId, out var id) || collectionId != _collectionId)
@@ -197,17 +201,29 @@ internal sealed partial class ShardChain
             if (id >= handedOut || kept.Contains(id))
             {
                 found.Add(id);
-                using var file = _storage.OpenRead(name);
-                if (file.Length > ShardHeader.Size)
+                if (HoldsBlocks(name))
                 {
                     holding.Add(id);
                 }
             }
             else if ((!listed.Contains(id) || StoreFileNames.IsCompacting(name)) && !_manifest.IsUnauthenticated)
             {
-                _storage.Delete(name);
-                RemovedFiles.Add(name);
+                obsolete.Add((name, id));
             }
+        }
+
+        var olderThanTheFolder = holding.Any(id => id >= handedOut);
+        foreach (var (name, id) in obsolete)
+        {
+            if (olderThanTheFolder && !StoreFileNames.IsCompacting(name) && HoldsBlocks(name))
+            {
+                found.Add(id);
+                holding.Add(id);
+                continue;
+            }
+
+            _storage.Delete(name);
+            RemovedFiles.Add(name);
         }
 
         if (found.Count > 0 || kept.Count > 0)
@@ -215,6 +231,13 @@ internal sealed partial class ShardChain
             _manifest.KeepShards(_collectionId, holding, found.Count == 0 ? null : found.Max());
             Refresh();
         }
+    }
+
+    /// <summary>Whether the shard file <paramref name="name"/> is longer than a shard header: it may hold blocks.</summary>
+    private bool HoldsBlocks(string name)
+    {
+        using var file = _storage.OpenRead(name);
+        return file.Length > ShardHeader.Size;
     }
 
     /// <summary>

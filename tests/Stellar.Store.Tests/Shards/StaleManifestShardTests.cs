@@ -124,4 +124,73 @@ public sealed class StaleManifestShardTests : IDisposable
             await WriteAsync(Players(store), 10_000 + (open * 400), 400);
         }
     }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task Open_WithAManifestFromTheMiddleOfACompactionPutBackOverANewerFolder_DeletesNoShardANewerManifestNeeds(bool encrypted)
+    {
+        var options = Options(encrypted);
+        var storage = new InterleavingStorage(new FileStorage(_dir.Path));
+        var model = new Dictionary<int, string>();
+        Dictionary<string, byte[]>? backup = null;
+        await using (var store = await StellarStore.OpenAsync(storage, options))
+        {
+            var players = Players(store);
+            await WriteAsync(players, 0, 300, model);
+            await WriteAsync(players, 0, 300, model);
+
+            // A backup of the folder taken while the compaction writes its first output: the manifest that handed the
+            // outputs' ids out without listing them yet, and the shards it lists.
+            storage.BeforeOpen = name =>
+            {
+                if (StoreFileNames.IsCompacting(name) && backup is null)
+                {
+                    backup = ShardFiles().Append(StoreFileNames.Manifest).ToDictionary(n => n, n => File.ReadAllBytes(PathOf(n)));
+                }
+            };
+            await players.CompactAsync();
+            storage.BeforeOpen = null;
+
+            // Enough after the compaction to roll shards the backup's manifest never handed out.
+            await WriteAsync(players, 1_000, 400, model);
+        }
+
+        Assert.NotNull(backup);
+        var newest = File.ReadAllBytes(PathOf(StoreFileNames.Manifest));
+        var present = ShardFiles().ToDictionary(n => n, n => File.ReadAllBytes(PathOf(n)));
+        Assert.Contains(backup.Keys, n => n != StoreFileNames.Manifest && !present.ContainsKey(n));
+
+        // The player copies the backup over the newer folder, skipping the files it still has, then opens the store.
+        foreach (var (name, bytes) in backup.Where(b => b.Key == StoreFileNames.Manifest || !present.ContainsKey(b.Key)))
+        {
+            File.WriteAllBytes(PathOf(name), bytes);
+        }
+
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            Assert.All(present.Keys, n => Assert.DoesNotContain(n, store.Recovery.RemovedFiles));
+        }
+
+        Assert.All(present, p => Assert.Equal(p.Value, File.ReadAllBytes(PathOf(p.Key))));
+
+        // Seeing the mistake, the player puts the newest manifest back: every record written is there.
+        File.WriteAllBytes(PathOf(StoreFileNames.Manifest), newest);
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, options))
+        {
+            var players = Players(store);
+            Assert.Equal(model.Count, players.Count);
+            Assert.All(model, m => Assert.Equal(m.Value, players.Get(m.Key)?.Name));
+        }
+    }
+
+    private static async Task WriteAsync(Collection<int, Player> players, int from, int count, Dictionary<int, string> model)
+    {
+        for (var k = from; k < from + count; k++)
+        {
+            var name = $"p{k}-{model.Count}-{new string('x', 400)}";
+            await players.UpsertAsync(new Player(k, name, k, k));
+            model[k] = name;
+        }
+    }
 }
