@@ -184,6 +184,9 @@ internal sealed class EventLog
     /// it: the highest is raised after the write's publish, so every number at most it was committed by then, and one
     /// missing is a gap (a write rejected, a delete) rather than an event on its way. Read after the lookup, the highest
     /// could count an event committed in between, and the read would step over it.
+    /// A number missing because a delete removed it sends the read past that delete's end, by the marker read after the
+    /// lookup (the marker is committed with the first deletes, or before the later ones): a delete committed while the
+    /// read goes on is seen whole, never its first batch alone with the events its later batches remove still given.
     /// </remarks>
     public IEnumerable<JournalRecord> Read(string persistenceId, long from, long to)
     {
@@ -194,6 +197,10 @@ internal sealed class EventLog
             if (_events.TryGet((persistenceId, sequenceNr), out var record))
             {
                 yield return record;
+            }
+            else if (DeletedTo(persistenceId) is var deletedTo && deletedTo >= sequenceNr)
+            {
+                sequenceNr = deletedTo;
             }
             else if (sequenceNr >= highest)
             {

@@ -98,6 +98,49 @@ public sealed class EventLogTests : IAsyncLifetime
     }
 
     [Fact]
+    public async Task Read_WhileADeleteGoesInBatches_NeverGivesAnEventTheDeleteHides()
+    {
+        await using var lease = await AcquireAsync();
+        var log = await (await lease.StoreAsync()).EventsAsync("akka-journal");
+
+        // More events than one delete batch, so that the delete's first batch (its marker and the first deletes) and
+        // the next are committed apart; readers that go through them meanwhile must see the delete whole: what they
+        // give is the events from where they started up to some number, then nothing up to the delete's end.
+        const int Events = 12_000;
+        const int DeletedTo = 10_000;
+        for (var round = 0; round < 5; round++)
+        {
+            var persistenceId = $"p{round}";
+            for (var from = 1; from <= Events; from += 500)
+            {
+                var drafts = Enumerable.Range(from, 500)
+                    .Select(n => new AtomicDraft([new JournalRecord { PersistenceId = persistenceId, SequenceNr = n, Payload = [1, 2, 3] }], null))
+                    .ToList();
+                Assert.All(await log.WriteAsync(drafts), Assert.Null);
+            }
+
+            using var stop = new CancellationTokenSource();
+            var readers = Enumerable.Range(0, 2).Select(_ => Task.Run(() =>
+            {
+                while (!stop.IsCancellationRequested)
+                {
+                    var previous = 0L;
+                    foreach (var record in log.Read(persistenceId, 1, long.MaxValue))
+                    {
+                        Assert.True(record.SequenceNr == previous + 1 || record.SequenceNr > DeletedTo, $"{record.SequenceNr} after {previous}");
+                        previous = record.SequenceNr;
+                    }
+                }
+            })).ToList();
+
+            await log.DeleteToAsync(persistenceId, DeletedTo);
+            await stop.CancelAsync();
+            await Task.WhenAll(readers);
+            Assert.Equal(Enumerable.Range(DeletedTo + 1, Events - DeletedTo).Select(n => (long)n), log.Read(persistenceId, 1, long.MaxValue).Select(r => r.SequenceNr));
+        }
+    }
+
+    [Fact]
     public async Task WriteAsync_FromManyWritersAtOnce_GivesOrderingsThatRiseInCommitOrder()
     {
         await using var lease = await AcquireAsync();
