@@ -14,6 +14,7 @@ namespace Stellar.Store.Persistence.Storage;
 internal sealed class EventCounters
 {
     private readonly ConcurrentDictionary<string, long> _highest = new(StringComparer.Ordinal);
+    private readonly ConcurrentDictionary<string, long> _submitted = new(StringComparer.Ordinal);
     private long _ordering;
 
     /// <summary>Held while orderings are handed out and their writes submitted, so that orderings rise in commit order.</summary>
@@ -46,6 +47,23 @@ internal sealed class EventCounters
 
     /// <summary>The highest sequence number <paramref name="persistenceId"/> has written; 0 if none.</summary>
     public long HighestSequenceNr(string persistenceId) => _highest.TryGetValue(persistenceId, out var highest) ? highest : 0;
+
+    /// <summary>
+    /// The highest sequence number submitted for <paramref name="persistenceId"/> in this process, stored or not; 0 if
+    /// none. Raised before the write reaches the store, so it counts every event of the id committed so far that the
+    /// highest does not count yet (raised when the write completes, after its commit).
+    /// </summary>
+    public long SubmittedSequenceNr(string persistenceId) => _submitted.TryGetValue(persistenceId, out var submitted) ? submitted : 0;
+
+    /// <summary>Every persistence id with a write submitted in this process, stored or not.</summary>
+    public ICollection<string> SubmittedIds => _submitted.Keys;
+
+    /// <summary>An event of <paramref name="persistenceId"/> at <paramref name="sequenceNr"/> goes to the store; call under <see cref="Gate"/>, before submitting it.</summary>
+    public void Submitted(string persistenceId, long sequenceNr)
+    {
+        Debug.Assert(Monitor.IsEntered(Gate), "writes are submitted under the gate");
+        _submitted.AddOrUpdate(persistenceId, sequenceNr, (_, old) => Math.Max(old, sequenceNr));
+    }
 
     /// <summary>Raises the highest sequence number of <paramref name="persistenceId"/> to <paramref name="sequenceNr"/> if it is below.</summary>
     public void Raise(string persistenceId, long sequenceNr)

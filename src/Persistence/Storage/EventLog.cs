@@ -109,6 +109,7 @@ internal sealed class EventLog
                     for (var j = 0; j < drafts.Count; j++)
                     {
                         records[j] = drafts[j] with { Ordering = _counters.NextOrdering() };
+                        _counters.Submitted(records[j].PersistenceId, records[j].SequenceNr);
                     }
 
                     submitted[i] = _events.WriteAsync(b =>
@@ -184,6 +185,11 @@ internal sealed class EventLog
     /// it: the highest is raised after the write's publish, so every number at most it was committed by then, and one
     /// missing is a gap (a write rejected, a delete) rather than an event on its way. Read after the lookup, the highest
     /// could count an event committed in between, and the read would step over it.
+    /// A number missing at or above the highest is a gap too when a later number of the id is stored (an id's writes
+    /// commit in the order they were submitted): the highest lags the commits, and a read that stopped there would leave
+    /// behind events committed before it, which a live query whose change feed started before the read never gets.
+    /// The read looks for one among the numbers submitted, stops when there is none, and otherwise looks the missing
+    /// number up again, after the later one was seen.
     /// A number missing because a delete removed it sends the read past that delete's end, by the marker read after the
     /// lookup (the marker is committed with the first deletes, or before the later ones): a delete committed while the
     /// read goes on is seen whole, never its first batch alone with the events its later batches remove still given.
@@ -191,6 +197,7 @@ internal sealed class EventLog
     public IEnumerable<JournalRecord> Read(string persistenceId, long from, long to)
     {
         var start = Math.Max(Math.Max(from, 1), DeletedTo(persistenceId) + 1);
+        var storedAbove = 0L;
         for (var sequenceNr = start; sequenceNr <= to; sequenceNr++)
         {
             var highest = HighestSequenceNr(persistenceId);
@@ -202,11 +209,37 @@ internal sealed class EventLog
             {
                 sequenceNr = deletedTo;
             }
-            else if (sequenceNr >= highest)
+            else if (sequenceNr >= highest && sequenceNr >= storedAbove)
             {
-                yield break;
+                storedAbove = FirstStoredAbove(persistenceId, sequenceNr);
+                if (storedAbove == 0)
+                {
+                    yield break;
+                }
+
+                // Looked up again: missing after a later number was seen stored, it is a gap; it may have been committed
+                // since the lookup that missed it.
+                sequenceNr--;
             }
         }
+    }
+
+    /// <summary>
+    /// The lowest sequence number of <paramref name="persistenceId"/> above <paramref name="sequenceNr"/>, among those
+    /// submitted for writing, whose event is stored now; 0 if none.
+    /// </summary>
+    private long FirstStoredAbove(string persistenceId, long sequenceNr)
+    {
+        var submitted = _counters.SubmittedSequenceNr(persistenceId);
+        for (var above = sequenceNr + 1; above <= submitted; above++)
+        {
+            if (_events.TryGet((persistenceId, above), out _))
+            {
+                return above;
+            }
+        }
+
+        return 0;
     }
 
     /// <summary>
