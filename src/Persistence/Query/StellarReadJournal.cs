@@ -142,11 +142,17 @@ public sealed class StellarReadJournal : IReadJournal,
     private async IAsyncEnumerable<string> PersistenceIdsAsync(bool live, [EnumeratorCancellation] CancellationToken cancellationToken = default)
     {
         var seen = new HashSet<string>(StringComparer.Ordinal);
+        EventLog? closed = null;
         while (true)
         {
-            var log = await LogAsync().ConfigureAwait(false);
+            var log = await LogAsync(closed).ConfigureAwait(false);
             await using var tail = live ? EventTail.Start(log, cancellationToken) : null;
-            foreach (var id in log.PersistenceIds)
+            if (PersistenceIds(log, ref closed) is not { } ids)
+            {
+                continue;
+            }
+
+            foreach (var id in ids)
             {
                 if (seen.Add(id))
                 {
@@ -230,6 +236,20 @@ public sealed class StellarReadJournal : IReadJournal,
         try
         {
             return records.MoveNext() ? records.Current : null;
+        }
+        catch (ObjectDisposedException)
+        {
+            closed = log;
+            return null;
+        }
+    }
+
+    /// <summary>The ids of <see cref="EventLog.PersistenceIds"/>; null when the store closed under the read, as for <see cref="Next"/>.</summary>
+    private static IReadOnlyList<string>? PersistenceIds(EventLog log, ref EventLog? closed)
+    {
+        try
+        {
+            return log.PersistenceIds;
         }
         catch (ObjectDisposedException)
         {

@@ -47,14 +47,30 @@ internal sealed class EventLog
     /// <summary>The last ordering handed out: every event committed so far has an ordering at most this.</summary>
     public long LastOrdering => _counters.LastOrdering;
 
-    /// <summary>Every persistence id that has written an event, also those whose events were all deleted.</summary>
+    /// <summary>
+    /// Every persistence id that has written an event, also those whose events were all deleted: every one with an event
+    /// committed by the time it is read, also when the write has not completed yet.
+    /// </summary>
+    /// <remarks>
+    /// An id is counted when its first write completes, after the commit: one submitted and not counted yet is taken when
+    /// an event of it is stored, looked up after the counted ones were read (a write counted meanwhile was stored by then).
+    /// </remarks>
     public IReadOnlyList<string> PersistenceIds
     {
         get
         {
-            var ids = _counters.PersistenceIds.ToList();
-            ids.Sort(StringComparer.Ordinal);
-            return ids;
+            var ids = new HashSet<string>(_counters.PersistenceIds, StringComparer.Ordinal);
+            foreach (var submitted in _counters.SubmittedIds)
+            {
+                if (!ids.Contains(submitted) && FirstStoredAbove(submitted, 0) != 0)
+                {
+                    ids.Add(submitted);
+                }
+            }
+
+            var sorted = ids.ToList();
+            sorted.Sort(StringComparer.Ordinal);
+            return sorted;
         }
     }
 

@@ -67,6 +67,46 @@ public sealed class LiveQueryRaceTests : IAsyncLifetime
         }
     }
 
+    [Fact]
+    public async Task PersistenceIds_StartedWhileNewIdsWrite_DeliversEveryIdOnce()
+    {
+        await using var lease = await SharedStores.AcquireAsync(_system, Settings(), "test");
+        var log = await (await lease.StoreAsync()).EventsAsync("akka-journal");
+        var queries = PersistenceQuery.Get(_system).ReadJournalFor<StellarReadJournal>(StellarReadJournal.Identifier);
+        using var materializer = _system.Materializer();
+
+        // New ids, each writing one event, from several writers at once; queries start among them.
+        const int Writers = 4;
+        const int IdsPerWriter = 300;
+        var ids = new List<string>();
+        var started = new List<Task<IImmutableList<string>>>();
+        for (var round = 0; round < IdsPerWriter; round++)
+        {
+            var batch = Enumerable.Range(0, Writers).Select(w => $"id-{round:D4}-{w}").ToList();
+            ids.AddRange(batch);
+            var writing = batch.Select(id => log.WriteAsync([Draft(id, 1)])).ToList();
+            if (round % 5 == 0)
+            {
+                started.Add(queries.PersistenceIds()
+                    .TakeWhile(id => id != "sentinel", inclusive: true)
+                    .RunWith(Sink.Seq<string>(), materializer));
+            }
+
+            foreach (var outcome in await Task.WhenAll(writing))
+            {
+                Assert.Null(outcome[0]);
+            }
+        }
+
+        Assert.Null((await log.WriteAsync([Draft("sentinel", 1)]))[0]);
+        ids.Add("sentinel");
+        foreach (var query in started)
+        {
+            var delivered = await query.WaitAsync(Wait);
+            Assert.Equal(ids.Order(StringComparer.Ordinal), delivered.Order(StringComparer.Ordinal));
+        }
+    }
+
     public Task InitializeAsync()
     {
         // fsync: a group is published to readers before its fsync, and its writes complete after it, so the time between
