@@ -20,7 +20,9 @@ namespace Stellar.Store.Persistence.Query;
 /// live ones deliver that, then follow the journal's collection change feed: each event once a reader could see it,
 /// in commit order, with no polling. The offset of <see cref="EventsByTag"/> is a <see cref="Sequence"/>: the event's
 /// ordering, strictly increasing in commit order across the journal, so resuming after an offset misses nothing and
-/// repeats nothing. Only events whose writes completed are delivered; deleted events are not.</para>
+/// repeats nothing. Deleted events are not delivered, also by a live query whose consumer had not taken them yet when
+/// the delete came. An event is delivered once readers of the store can see it: stored as durably as the journal's
+/// <c>durability</c> setting makes an acknowledged write, and possibly a moment before the journal acknowledges it.</para>
 /// <para>Events are deserialized with Akka's serialization, as the journal replays them; read event adapters are not
 /// applied. The store is opened (or shared with the journal, when it has it open) at the first query, and released when
 /// the actor system terminates. A query, waiting for new events or reading stored ones, reads on from where it was
@@ -127,7 +129,17 @@ public sealed class StellarReadJournal : IReadJournal,
             {
                 if (string.Equals(record.PersistenceId, persistenceId, StringComparison.Ordinal) && record.SequenceNr >= next && record.SequenceNr <= to)
                 {
-                    yield return Envelope(record);
+                    // The feed still holds the writes of events a delete removed since: those are passed over.
+                    if (Deleted(log, record, ref closed) is not { } deleted)
+                    {
+                        break;
+                    }
+
+                    if (!deleted)
+                    {
+                        yield return Envelope(record);
+                    }
+
                     next = record.SequenceNr + 1;
                 }
             }
@@ -213,7 +225,17 @@ public sealed class StellarReadJournal : IReadJournal,
             {
                 if (record.Ordering > last && record.Tags.Contains(tag, StringComparer.Ordinal))
                 {
-                    yield return Envelope(record);
+                    // As by persistence id: an event a delete removed since its write is passed over.
+                    if (Deleted(log, record, ref closed) is not { } deleted)
+                    {
+                        break;
+                    }
+
+                    if (!deleted)
+                    {
+                        yield return Envelope(record);
+                    }
+
                     last = record.Ordering;
                 }
             }
@@ -250,6 +272,23 @@ public sealed class StellarReadJournal : IReadJournal,
         try
         {
             return log.PersistenceIds;
+        }
+        catch (ObjectDisposedException)
+        {
+            closed = log;
+            return null;
+        }
+    }
+
+    /// <summary>
+    /// Whether a delete of its persistence id hides <paramref name="record"/>; null when the store closed under the
+    /// lookup, as for <see cref="Next"/> (the query then reads the event again from the reopened store).
+    /// </summary>
+    private static bool? Deleted(EventLog log, JournalRecord record, ref EventLog? closed)
+    {
+        try
+        {
+            return record.SequenceNr <= log.DeletedTo(record.PersistenceId);
         }
         catch (ObjectDisposedException)
         {
