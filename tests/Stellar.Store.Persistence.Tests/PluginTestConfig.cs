@@ -10,12 +10,17 @@ internal static class PluginTestConfig
     /// <summary>A new directory under the temp folder for one test's store (not created: the store makes it).</summary>
     public static string NewDirectory() => Path.Combine(Path.GetTempPath(), "stellar-persistence-tests", Guid.NewGuid().ToString("N"));
 
-    /// <summary>The journal and snapshot store at <paramref name="directory"/>, with the TCK's test serializer bound.</summary>
+    /// <summary>
+    /// The journal and snapshot store at <paramref name="directory"/>, with the TCK's test serializer bound. A test kit's
+    /// wait for a message gives up after 20 s rather than Akka's 3 s: a bound on a wait, not on speed, which a run on 2
+    /// busy cores (the test projects run side by side) overran now and then.
+    /// </summary>
     public static Config For(string directory, string durability = "write-through", string extra = "")
     {
         var path = directory.Replace("\\", "/", StringComparison.Ordinal);
         return ConfigurationFactory.ParseString($$"""
             akka.loglevel = WARNING
+            akka.test.single-expect-default = 20s
             akka.persistence.publish-plugin-commands = on
             akka.persistence.journal.plugin = "akka.persistence.journal.stellar"
             akka.persistence.snapshot-store.plugin = "akka.persistence.snapshot-store.stellar"
