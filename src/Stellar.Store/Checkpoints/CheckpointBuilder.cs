@@ -168,7 +168,8 @@ internal sealed class CheckpointBuilder
     /// its bytes from the cut entries) and the description, then renames the directory to
     /// <paramref name="finalDirectory"/>. Every byte is on the device when it returns.
     /// </summary>
-    /// <exception cref="IOException">A cut, a link or a copy failed; the caller removes the directory.</exception>
+    /// <exception cref="IOException">A cut, a link or a copy failed; the caller removes the directory. Or the directory
+    /// flush after the rename failed: the checkpoint is complete under its name and kept.</exception>
     public CheckpointInfo Finish(string name, string finalDirectory, DateTimeOffset createdAt, Func<IReadOnlyCollection<ManifestCollection>, byte[]> manifest, CancellationToken cancellationToken)
     {
         if (_failure is not null)
@@ -209,7 +210,16 @@ internal sealed class CheckpointBuilder
         storage.ReplaceAtomically(InfoFileName, JsonSerializer.SerializeToUtf8Bytes(info, JsonOptions));
         storage.ReplaceAtomically(StoreFileNames.Manifest, manifest(_collections));
         System.IO.Directory.Move(Directory, finalDirectory);
-        DirectorySync.Flush(Path.GetDirectoryName(finalDirectory)!);
+        try
+        {
+            DirectorySync.Flush(Path.GetDirectoryName(finalDirectory)!);
+        }
+        catch (IOException e)
+        {
+            // The rename happened: the checkpoint is whole under its name, and is kept, not undone.
+            throw new IOException($"The checkpoint '{name}' is complete and kept at '{finalDirectory}', but flushing its parent directory failed, so whether it survives a power loss is unknown.", e);
+        }
+
         return info;
     }
 
