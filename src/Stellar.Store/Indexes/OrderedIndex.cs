@@ -30,6 +30,12 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     private long _builtAt = -1;
     private Exception? _failure;
 
+    /// <summary>
+    /// Why the index stopped being kept, or null: a drop is not such a reason until the writer's turn removes the index,
+    /// since the writes queued before the drop are still kept in it (and a unique index checks them against it).
+    /// </summary>
+    private Exception? _stopped;
+
     protected OrderedIndex(string collection, string name, IComparer<TIndexKey> indexKeys, IComparer<TKey> keys)
     {
         Collection = collection;
@@ -73,7 +79,7 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     /// </summary>
     public void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
     {
-        if (Failure is not null)
+        if (_stopped is not null)
         {
             return;
         }
@@ -94,7 +100,7 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     /// </summary>
     public void Trim(long horizon)
     {
-        if (Failure is not null)
+        if (_stopped is not null)
         {
             return;
         }
@@ -135,7 +141,8 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
 
     /// <summary>
     /// Any thread: the index is dropped. Reads already under way answer at their versions; new ones are refused, since
-    /// the writes from now on are not kept in it.
+    /// the writes from now on are not kept in it. The writer keeps it until its turn removes it: the writes queued
+    /// before the drop are kept in it and, for a unique index, checked against it as the writes before them left it.
     /// </summary>
     public void MarkDropped() => Volatile.Write(ref _failure, new InvalidOperationException($"Index '{Name}' was dropped."));
 
@@ -174,7 +181,11 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     public void Serve(long version) => Volatile.Write(ref _builtAt, version);
 
     /// <summary>The index is not kept any more (nor built): reads throw <paramref name="failure"/>.</summary>
-    protected void Fail(Exception failure) => Volatile.Write(ref _failure, failure);
+    protected void Fail(Exception failure)
+    {
+        _stopped = failure;
+        Volatile.Write(ref _failure, failure);
+    }
 
     /// <summary>
     /// The failure of a key selector that threw for a value, saying how to recover without reopening the store: an index
