@@ -62,6 +62,9 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     /// <summary>Why the index stopped being kept (its key selector threw, a build could not read a record, or it was dropped), or null.</summary>
     public Exception? Failure => Volatile.Read(ref _failure);
 
+    /// <summary>Why the writer stopped keeping the index (not a drop, see <see cref="MarkDropped"/>), or null: its entries stopped with it.</summary>
+    protected Exception? Stopped => _stopped;
+
     /// <summary>The collection's name, for messages.</summary>
     protected string Collection { get; }
 

@@ -35,6 +35,14 @@ internal sealed partial class SecondaryIndex<TIndexKey, TKey, TValue> : IUniqueI
 
         // A null index key is no key: like SQL's unique constraints, records without one never clash.
         var claims = !deleted && indexKey is not null;
+        if (Stopped is { } stopped)
+        {
+            // Its entries stopped with it, so whether a key is free cannot be told: no key is given until it is dropped.
+            return claims
+                ? new ArgumentException($"Unique index '{Name}' of collection '{Collection}' is not kept any more ({stopped.Message}), so it cannot tell whether the key '{indexKey}' of record '{key}' is free. Nothing was stored. Drop the index (DropIndexAsync) and declare it again.", nameof(value), stopped)
+                : null;
+        }
+
         if (claims && ReadBack.WhyNot(indexKey) is { } why)
         {
             // The key a reopen computes from the record as read back would be another, perhaps one another record holds:
