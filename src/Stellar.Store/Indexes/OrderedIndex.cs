@@ -63,7 +63,7 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     public Exception? Failure => Volatile.Read(ref _failure);
 
     /// <summary>Why the writer stopped keeping the index (not a drop, see <see cref="MarkDropped"/>), or null: its entries stopped with it.</summary>
-    protected Exception? Stopped => _stopped;
+    protected Exception? Stopped => Volatile.Read(ref _stopped);
 
     /// <summary>The collection's name, for messages.</summary>
     protected string Collection { get; }
@@ -82,7 +82,7 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     /// </summary>
     public void Applied(TKey key, bool deleted, TValue? value, long version, VersionNode<TValue>? node)
     {
-        if (_stopped is not null)
+        if (Stopped is not null)
         {
             return;
         }
@@ -103,7 +103,7 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     /// </summary>
     public void Trim(long horizon)
     {
-        if (_stopped is not null)
+        if (Stopped is not null)
         {
             return;
         }
@@ -186,7 +186,7 @@ internal abstract class OrderedIndex<TIndexKey, TKey, TValue> : IIndexMaintainer
     /// <summary>The index is not kept any more (nor built): reads throw <paramref name="failure"/>.</summary>
     protected void Fail(Exception failure)
     {
-        _stopped = failure;
+        Volatile.Write(ref _stopped, failure);
         Volatile.Write(ref _failure, failure);
     }
 
