@@ -75,6 +75,7 @@ internal static class StoreRecovery
             manifest.CompleteOpen();
             foreach (var chain in chains.Values)
             {
+                chain.CutTornTail();
                 chain.RemoveObsoleteFiles();
                 removed.AddRange(chain.RemovedFiles);
             }

@@ -17,9 +17,13 @@ internal sealed partial class ShardChain
     /// <summary>The shard files whose torn tails were cut at open.</summary>
     public List<string> TruncatedShards { get; } = new();
 
+    /// <summary>The active shard's torn tail the scan found, to cut once the whole store was verified: the shard and where its blocks end.</summary>
+    private (uint ShardId, long End)? _tornTail;
+
     /// <summary>
     /// Verifies every shard header and every block of every shard (header, checksum, ids, sequence order; a sealed
-    /// shard's length and last block) and cuts a torn tail of the active shard. A bad block anywhere else throws
+    /// shard's length and last block) and finds a torn tail of the active shard, which <see cref="CutTornTail"/> cuts
+    /// once every collection was verified, so that a store that refuses to open keeps every byte. A bad block anywhere else throws
     /// <see cref="CorruptBlockException"/>; a shard the manifest lists but the directory lacks throws
     /// <see cref="CorruptStoreException"/>. When <paramref name="sealActive"/> is set (even if the active shard is
     /// empty), a tail was cut, or the active shard is of format 1 or sealed, the next write starts a new shard, so a
@@ -61,7 +65,7 @@ internal sealed partial class ShardChain
             {
                 TruncatedBytes += length - end;
                 TruncatedShards.Add(name);
-                file.Truncate(end);
+                _tornTail = (shardId, end);
                 _mustRoll = true;
             }
 
@@ -87,6 +91,19 @@ internal sealed partial class ShardChain
         if (sealActive && ActiveShardId != 0)
         {
             _mustRoll = true;
+        }
+    }
+
+    /// <summary>
+    /// At open, only once every listed shard of every collection was found and verified: cuts the torn tail the scan
+    /// found at the end of the active shard (a write a crash tore, never acknowledged), before anything reads or appends.
+    /// </summary>
+    public void CutTornTail()
+    {
+        if (_tornTail is { } torn)
+        {
+            File(torn.ShardId).Truncate(torn.End);
+            _tornTail = null;
         }
     }
 

@@ -98,4 +98,39 @@ public sealed class UnlistedFileTests : IDisposable
         Assert.Contains("c00000002-00000001.shard", error.Message, StringComparison.Ordinal);
         Assert.True(System.IO.File.Exists(unlisted), "open deleted an unlisted file before it verified every listed shard");
     }
+
+    [Fact]
+    public async Task Open_WhenAListedShardIsMissing_RefusesAndCutsNoTornTailOfAnotherCollection()
+    {
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            await WriteAsync(Players(store), 0, 100, "first");
+            await WriteAsync(Players(store, "guilds"), 0, 100, "guild");
+        }
+
+        // What a crash in the middle of an append leaves at the end of the first collection's active shard, and a
+        // listed shard of the second collection lost (a copy of the folder that missed it).
+        var active = Directory.GetFiles(_dir.Path, "c00000001-*.shard").Order(StringComparer.Ordinal).Last();
+        await using (var file = new FileStream(active, FileMode.Append))
+        {
+            await file.WriteAsync(new byte[] { 0x53, 0x54, 0x4c, 0x52, 9, 9, 9 });
+        }
+
+        var torn = await System.IO.File.ReadAllBytesAsync(active);
+        var guilds = File("c00000002-00000001.shard");
+        var lost = await System.IO.File.ReadAllBytesAsync(guilds);
+        System.IO.File.Delete(guilds);
+
+        await Assert.ThrowsAsync<CorruptStoreException>(() => StellarStore.OpenAsync(_dir.Path, Options));
+        Assert.Equal(torn, await System.IO.File.ReadAllBytesAsync(active));
+
+        // The lost file put back, the store opens, cutting the torn tail then.
+        await System.IO.File.WriteAllBytesAsync(guilds, lost);
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            Assert.Equal([Path.GetFileName(active)], store.Recovery.TruncatedShards.Select(Path.GetFileName));
+            Assert.Equal(100, Players(store).Count);
+            Assert.Equal(100, Players(store, "guilds").Count);
+        }
+    }
 }
