@@ -19,9 +19,8 @@ internal sealed class EventTail : IAsyncDisposable
     private EventTail(EventLog log, CancellationToken cancellationToken)
     {
         _stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        // The call fixes the feed's start at the committed end, now; the change the first move waits for is read later.
         _changes = log.Events.Changes(ChangePosition.Now, _stop.Token).GetAsyncEnumerator(_stop.Token);
-
-        // The first move fixes the feed's start at the committed end, now; the change it waits for is read later.
         _next = _changes.MoveNextAsync().AsTask();
     }
 
