@@ -80,6 +80,27 @@ public sealed class CheckpointTests
         Assert.False(Directory.Exists(temp.Sub("restored")));
     }
 
+    [Theory]
+    [InlineData("create", "../out")]
+    [InlineData("delete", "gone")]
+    [InlineData("delete", "..")]
+    public async Task RefusedRequests_OnAStoreWithATornTail_LeaveEveryFileAsItWas(string verb, string name)
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        var written = await TestStores.WritePlayersAsync(path, 5, encrypted: false);
+
+        // The torn tail that an open would cut: a request refused for its name must not open the store.
+        TestStores.TearTail(written[^1]);
+        var before = TestStores.Snapshot(path);
+
+        var run = await ToolRun.RunAsync("checkpoint", verb, path, name);
+
+        Assert.Equal(2, run.ExitCode);
+        run.AssertNoStackTrace();
+        Assert.Equal(before, TestStores.Snapshot(path));
+    }
+
     [Fact]
     public async Task EveryVerb_OnAMissingDirectoryOrOneThatIsNotAStore_FailsAsTheExitCodesSay_AndCreatesNothing()
     {

@@ -48,5 +48,22 @@ public sealed class CompactTests
         Assert.Contains("The store has no collection 'guilds'. It has: players.", run.Output, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Compact_OfACollectionTheStoreLacks_LeavesAStoreWithATornTailAsItWas()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        var written = await TestStores.WritePlayersAsync(path, 5, encrypted: false);
+
+        // The torn tail that an open would cut: a request refused for its collection must not open the store.
+        TestStores.TearTail(written[^1]);
+        var before = TestStores.Snapshot(path);
+
+        var run = await ToolRun.RunAsync("compact", path, "--collection", "guilds");
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Equal(before, TestStores.Snapshot(path));
+    }
+
     private static long ShardBytes(string path) => Directory.GetFiles(path, "*.shard").Sum(f => new FileInfo(f).Length);
 }

@@ -51,6 +51,14 @@ internal static class TestStores
         file.WriteByte((byte)~b);
     }
 
+    /// <summary>Appends half of <paramref name="last"/>'s block again after it: what a crash in the middle of an append leaves.</summary>
+    public static void TearTail(WrittenRecord last)
+    {
+        var block = File.ReadAllBytes(last.ShardFile)[(int)last.Start..(int)last.End];
+        using var file = File.Open(last.ShardFile, FileMode.Append);
+        file.Write(block, 0, block.Length / 2);
+    }
+
     /// <summary>Every file of the store with its bytes, to show that a verb left the store as it was.</summary>
     public static Dictionary<string, string> Snapshot(string path) =>
         Directory.GetFiles(path).Where(f => Path.GetFileName(f) != "LOCK")

@@ -49,7 +49,7 @@ internal static class CheckpointCommand
         return command;
     }
 
-    private static Command CreateOne(ToolContext context) => OnOpenStore(context, "create", "Take a checkpoint of a store (the store must not be open elsewhere)", async (opened, name, cancellationToken) =>
+    private static Command CreateOne(ToolContext context) => OnOpenStore(context, "create", "Take a checkpoint of a store (the store must not be open elsewhere)", RequireNewName, async (opened, name, cancellationToken) =>
     {
         var info = await Translate(() => opened.CheckpointAsync(name, cancellationToken)).ConfigureAwait(false);
         context.Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Checkpoint '{info.Name}' taken in {info.Path}: {info.SharedBytes:N0} bytes shared, {info.CopiedBytes:N0} bytes copied."));
@@ -79,7 +79,7 @@ internal static class CheckpointCommand
         return command;
     }
 
-    private static Command Delete(ToolContext context) => OnOpenStore(context, "delete", "Delete a checkpoint (the store must not be open elsewhere)", async (opened, name, _) =>
+    private static Command Delete(ToolContext context) => OnOpenStore(context, "delete", "Delete a checkpoint (the store must not be open elsewhere)", (store, name) => CheckpointPath(store, name), async (opened, name, _) =>
     {
         if (!await Translate(() => Task.FromResult(opened.DeleteCheckpoint(name))).ConfigureAwait(false))
         {
@@ -89,8 +89,11 @@ internal static class CheckpointCommand
         context.Console.WriteLine($"Deleted checkpoint '{name}'.");
     });
 
-    /// <summary>A verb <c>VERB STORE NAME</c> that opens the store (with its key, if any) and runs <paramref name="run"/> on it.</summary>
-    private static Command OnOpenStore(ToolContext context, string verb, string description, Func<StellarStore, string, CancellationToken, Task> run)
+    /// <summary>
+    /// A verb <c>VERB STORE NAME</c> that opens the store (with its key, if any) and runs <paramref name="run"/> on it.
+    /// <paramref name="check"/> refuses a bad name first: an open cuts a torn tail, and a refused request changes nothing.
+    /// </summary>
+    private static Command OnOpenStore(ToolContext context, string verb, string description, Action<DirectoryInfo, string> check, Func<StellarStore, string, CancellationToken, Task> run)
     {
         var command = new Command(verb, description);
         var store = StoreArguments.Store();
@@ -101,6 +104,7 @@ internal static class CheckpointCommand
         command.SetAction(async (parse, cancellationToken) =>
         {
             var (key, passphrase) = secrets.Read(parse, context);
+            check(parse.GetValue(store)!, parse.GetValue(name)!);
             var opened = await StoreAccess.OpenKeepingCompressionAsync(parse.GetValue(store)!, key, passphrase, cancellationToken).ConfigureAwait(false);
             await using (opened.ConfigureAwait(false))
             {
@@ -110,6 +114,25 @@ internal static class CheckpointCommand
             return ExitCodes.Ok;
         });
         return command;
+    }
+
+    /// <summary>Refuses a name that breaks the rule for checkpoint names or that a checkpoint of the store has already.</summary>
+    private static void RequireNewName(DirectoryInfo store, string name)
+    {
+        StoreAccess.RequireStore(store);
+        try
+        {
+            CheckpointName.Validate(name);
+        }
+        catch (ArgumentException e)
+        {
+            throw new ToolException(ExitCodes.BadInput, e.Message, e);
+        }
+
+        if (Directory.Exists(Path.Combine(store.FullName, StellarStore.CheckpointsDirectoryName, name)))
+        {
+            throw new ToolException(ExitCodes.BadInput, $"The store has a checkpoint '{name}' already. 'stellar checkpoint list' shows its checkpoints.");
+        }
     }
 
     private static string CheckpointPath(DirectoryInfo store, string name)

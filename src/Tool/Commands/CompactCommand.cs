@@ -22,16 +22,17 @@ internal static class CompactCommand
         command.SetAction(async (parse, cancellationToken) =>
         {
             var (key, passphrase) = secrets.Read(parse, context);
+            var name = parse.GetValue(only);
+            if (name is not null)
+            {
+                // Before the open, which cuts a torn tail: a refused request changes nothing.
+                RequireCollection(parse.GetValue(store)!, key, passphrase, name);
+            }
+
             var opened = await StoreAccess.OpenKeepingCompressionAsync(parse.GetValue(store)!, key, passphrase, cancellationToken).ConfigureAwait(false);
             await using (opened.ConfigureAwait(false))
             {
-                var name = parse.GetValue(only);
                 var collections = opened.RecordedCollections.Where(c => name is null || c.Name == name).ToList();
-                if (collections.Count == 0 && name is not null)
-                {
-                    throw new ToolException(ExitCodes.BadInput, $"The store has no collection '{name}'. It has: {string.Join(", ", opened.RecordedCollections.Select(c => c.Name))}.");
-                }
-
                 var table = new Table().AddColumns("Collection", "Records", "Stored bytes before", "Stored bytes after", "Live bytes");
                 foreach (var (collectionName, keyType, valueType) in collections)
                 {
@@ -51,5 +52,15 @@ internal static class CompactCommand
             return ExitCodes.Ok;
         });
         return command;
+    }
+
+    private static void RequireCollection(DirectoryInfo directory, byte[]? key, string? passphrase, string name)
+    {
+        using var inspector = StoreAccess.Inspect(directory, key, passphrase);
+        var names = inspector.Collections.Select(c => c.Name).Where(CollectionName.IsValid).ToList();
+        if (!names.Contains(name, StringComparer.Ordinal))
+        {
+            throw new ToolException(ExitCodes.BadInput, $"The store has no collection '{name}'. It has: {string.Join(", ", names)}.");
+        }
     }
 }
