@@ -31,6 +31,25 @@ public sealed class ExportImportTests
         }
     }
 
+    [Theory]
+    [InlineData("a-directory")]
+    [InlineData("no-such-directory/players.jsonl")]
+    public async Task Export_ToAFileThatCannotBeWritten_ExitsWithBadInputAndOneLine(string output)
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await TestStores.WritePlayersAsync(path, 2, encrypted: false);
+        Directory.CreateDirectory(temp.Sub("a-directory"));
+        var before = TestStores.Snapshot(path);
+
+        var run = await ToolRun.RunAsync("export", path, TestStores.Players, "-o", Path.Combine(temp.Path, output));
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains(Path.Combine(temp.Path, output), run.Output, StringComparison.Ordinal);
+        run.AssertNoStackTrace();
+        Assert.Equal(before, TestStores.Snapshot(path));
+    }
+
     [Fact]
     public async Task Export_OfValuesJsonCannotCarryBack_WarnsHowMany()
     {

@@ -51,7 +51,7 @@ internal static class ExportCommand
                 return ExitCodes.Ok;
             }
 
-            var writer = new StreamWriter(file.FullName, append: false, new UTF8Encoding(encoderShouldEmitUTF8Identifier: false));
+            var writer = CreateOutput(file);
             await using (writer.ConfigureAwait(false))
             {
                 await WriteAsync(writer, found.Live, cancellationToken).ConfigureAwait(false);
@@ -61,6 +61,18 @@ internal static class ExportCommand
             return ExitCodes.Ok;
         });
         return command;
+    }
+
+    private static StreamWriter CreateOutput(FileInfo file)
+    {
+        try
+        {
+            return new StreamWriter(file.FullName, append: false, new UTF8Encoding(encoderShouldEmitUTF8Identifier: false));
+        }
+        catch (Exception e) when (e is IOException or UnauthorizedAccessException)
+        {
+            throw new ToolException(ExitCodes.BadInput, $"Cannot write '{file.FullName}': {e.Message} Give a file in a directory that exists and that you may write to.", e);
+        }
     }
 
     /// <summary>Says, before the export, how many records JSON cannot carry back to the store as they are.</summary>
