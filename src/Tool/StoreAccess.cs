@@ -90,6 +90,15 @@ internal static class StoreAccess
         }
     }
 
+    /// <summary>Refuses a directory to create a store in that names a file (exit code 2): the open would fail on it.</summary>
+    public static void RequireNotAFile(DirectoryInfo directory)
+    {
+        if (File.Exists(directory.FullName))
+        {
+            throw new ToolException(ExitCodes.BadInput, $"'{directory.FullName}' is a file, not a store's directory. Give a directory that does not exist or is a store.");
+        }
+    }
+
     /// <summary>
     /// Refuses a directory that is missing (a wrong path: exit code 2) or holds no store at all (neither a manifest nor a
     /// shard: exit code 3). One with shards but no manifest is a damaged store, which the inspector reports as such.

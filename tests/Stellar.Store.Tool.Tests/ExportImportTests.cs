@@ -156,6 +156,21 @@ public sealed class ExportImportTests
     }
 
     [Fact]
+    public async Task Import_IntoAPathThatIsAFile_ExitsWithBadInputAndKeepsTheFile()
+    {
+        using var temp = new TempDirectory();
+        var input = temp.Sub("players.jsonl");
+        await File.WriteAllTextAsync(input, "{\"key\":1,\"value\":2}\n");
+
+        var run = await ToolRun.RunAsync("import", input, "things", "-i", input);
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains("is a file", run.Output, StringComparison.Ordinal);
+        run.AssertNoStackTrace();
+        Assert.Equal("{\"key\":1,\"value\":2}\n", await File.ReadAllTextAsync(input));
+    }
+
+    [Fact]
     public async Task Import_WhenCancelled_ExitsWithTheCancelCodeAndTheStoreStillOpens()
     {
         using var temp = new TempDirectory();

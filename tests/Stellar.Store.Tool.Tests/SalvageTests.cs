@@ -62,4 +62,20 @@ public sealed class SalvageTests
         Assert.Contains("is not empty", run.Output, StringComparison.Ordinal);
         Assert.Equal(["keep.txt"], Directory.GetFileSystemEntries(temp.Sub("new")).Select(Path.GetFileName));
     }
+
+    [Fact]
+    public async Task Salvage_IntoAPathThatIsAFile_ExitsWithBadInputAndKeepsTheFile()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await TestStores.WritePlayersAsync(path, 2, encrypted: false);
+        await File.WriteAllTextAsync(temp.Sub("new"), "taken");
+
+        var run = await ToolRun.RunAsync("salvage", path, temp.Sub("new"));
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains("is a file", run.Output, StringComparison.Ordinal);
+        run.AssertNoStackTrace();
+        Assert.Equal("taken", await File.ReadAllTextAsync(temp.Sub("new")));
+    }
 }

@@ -38,6 +38,7 @@ internal static class ImportCommand
         {
             var (key, passphrase) = secrets.Read(parse, context);
             var directory = parse.GetValue(store)!;
+            StoreAccess.RequireNotAFile(directory);
             var name = parse.GetValue(collection)!;
             if (!CollectionName.IsValid(name))
             {

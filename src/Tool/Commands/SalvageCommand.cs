@@ -27,6 +27,7 @@ internal static class SalvageCommand
             var (key, passphrase) = secrets.Read(parse, context);
             var source = parse.GetValue(damaged)!;
             var destination = parse.GetValue(target)!;
+            StoreAccess.RequireNotAFile(destination);
             if (destination.Exists && destination.EnumerateFileSystemInfos().Any())
             {
                 throw new ToolException(ExitCodes.BadInput, $"'{destination.FullName}' is not empty: salvage writes a new store and never into an existing directory.");
