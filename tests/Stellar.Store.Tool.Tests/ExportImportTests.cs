@@ -137,6 +137,7 @@ public sealed class ExportImportTests
     [InlineData("{\"key\":\"one\",\"value\":{}}", "line 1: the \"key\" does not read as System.Int32")]
     [InlineData("{\"key\":1,\"value\":{},\"level\":3}", "line 1: unknown property \"level\"")]
     [InlineData("[1,2]", "line 1: a line must be an object")]
+    [InlineData("{\"key\":1,\"value\":{},\"expiresAt\":\"01/02/2090 12:00\"}", "line 1: \"expiresAt\" must be an ISO 8601 time")]
     public async Task Import_OfABadLine_NamesItAndChangesNothing(string input, string message)
     {
         using var temp = new TempDirectory();

@@ -92,13 +92,15 @@ internal static class ImportFile
             DateTimeOffset? expiresAt = null;
             if (root.TryGetProperty("expiresAt", out var expiry))
             {
-                if (expiry.ValueKind != JsonValueKind.String || !DateTimeOffset.TryParse(expiry.GetString(), CultureInfo.InvariantCulture, DateTimeStyles.AssumeUniversal, out var at))
+                // ISO 8601 only: a culture's format such as "01/02/2030" reads as one day here and another where it was written.
+                if (expiry.ValueKind != JsonValueKind.String || !expiry.TryGetDateTimeOffset(out var at))
                 {
                     problem ??= "\"expiresAt\" must be an ISO 8601 time, such as \"2030-01-31T12:00:00Z\".";
                     return null;
                 }
 
-                expiresAt = at;
+                // A time without an offset is UTC, where System.Text.Json would take the machine's offset.
+                expiresAt = expiry.TryGetDateTime(out var time) && time.Kind == DateTimeKind.Unspecified ? new DateTimeOffset(time, TimeSpan.Zero) : at;
             }
 
             return key is null || value is null ? null : new RawValue(value, new RawKey(key), expiresAt);
