@@ -75,6 +75,11 @@ internal sealed class StoreSecrets
 
         if (ask)
         {
+            if (!context.Console.Profile.Capabilities.Interactive)
+            {
+                throw new ToolException(ExitCodes.BadInput, $"{_askPassphrase.Name} needs a terminal to ask on, and the tool's input is not one (it is redirected, or the tool runs in a script). Give the passphrase with {_passphraseFile.Name} or {_passphraseEnv.Name}.");
+            }
+
             var passphrase = context.Console.Prompt(new TextPrompt<string>("Passphrase:").Secret());
             return (null, passphrase);
         }

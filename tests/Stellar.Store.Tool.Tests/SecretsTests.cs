@@ -37,6 +37,23 @@ public sealed class SecretsTests
     }
 
     [Fact]
+    public async Task AskPassphrase_WithoutATerminal_ExitsWithBadInputNamingTheOtherSources()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await TestStores.WritePlayersAsync(path, 1, encrypted: true);
+
+        // What a script or a redirected standard input gives: no terminal to prompt on.
+        using var console = new TestConsole().Width(4000);
+        console.Profile.Capabilities.Interactive = false;
+        var code = await Program.RunAsync(["info", path, "--ask-passphrase"], new ToolContext(console, TextWriter.Null, _ => null));
+
+        Assert.Equal(2, code);
+        Assert.Contains("--passphrase-file", console.Output, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", console.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task AKey_OnTheCommandLine_IsNotAnOption()
     {
         var run = await ToolRun.RunAsync("verify", "somewhere", "--key", TestStores.KeyHex);
