@@ -49,7 +49,8 @@ public sealed class StellarStoreHost
 
     /// <summary>
     /// Completes with the store once the host's start has opened it; fails with the open's exception when it could not
-    /// open. Does not start anything itself.
+    /// open, and with <see cref="InvalidOperationException"/> when the host stops or is disposed before its start opened
+    /// the store. Does not start anything itself.
     /// </summary>
     /// <param name="cancellationToken">Stops the wait, not the open.</param>
     public Task<StellarStore> GetStoreAsync(CancellationToken cancellationToken = default) => _opened.Task.WaitAsync(cancellationToken);
@@ -85,6 +86,7 @@ public sealed class StellarStoreHost
     {
         lock (_closeGate)
         {
+            FailWaitsIfNeverOpened();
             if (_close is null && Volatile.Read(ref _store) is { } store)
             {
                 _close = FlushAndCloseAsync(store);
@@ -104,12 +106,26 @@ public sealed class StellarStoreHost
     {
         lock (_closeGate)
         {
+            FailWaitsIfNeverOpened();
             if (_close is not null || Volatile.Read(ref _store) is not { } store)
             {
                 return Task.CompletedTask;
             }
 
             return _close = FlushAndCloseAsync(store);
+        }
+    }
+
+    /// <summary>
+    /// Ends the waits of <see cref="GetStoreAsync"/> when the host stops or is disposed before the start reached the store
+    /// (a start cancelled, or failed by a service registered before it): no open follows, and a wait must not outlive the host.
+    /// </summary>
+    private void FailWaitsIfNeverOpened()
+    {
+        if (Volatile.Read(ref _store) is null)
+        {
+            _opened.TrySetException(new InvalidOperationException(
+                "The host stopped before it opened the Stellar.Store store: its start was cancelled, or failed before it reached the store."));
         }
     }
 

@@ -61,6 +61,33 @@ public sealed class HostedStoreTests : IDisposable
         await host.StopAsync();
     }
 
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public async Task GetStoreAsync_WhenTheHostEndsBeforeItsStartOpenedTheStore_FailsSayingSo(bool stop)
+    {
+        // A service registered before the store fails its start: the start never reaches the store, and no open follows.
+        var host = TestHosts.Build(b =>
+        {
+            b.Services.AddHostedService<UnreachableService>();
+            b.Services.AddStellarStore(o => o.Path = _dir.Sub("store"));
+        });
+        var waiting = host.Services.GetRequiredService<StellarStoreHost>().GetStoreAsync();
+
+        await Assert.ThrowsAsync<TimeoutException>(() => host.StartAsync());
+        if (stop)
+        {
+            await host.StopAsync();
+        }
+
+        host.Dispose();
+
+        Assert.True(waiting.IsCompleted);
+        var failure = await Assert.ThrowsAsync<InvalidOperationException>(() => waiting);
+        Assert.Contains("stopped before it opened", failure.Message, StringComparison.Ordinal);
+        Assert.False(Directory.Exists(_dir.Sub("store")));
+    }
+
     [Fact]
     public async Task StartAsync_WithARelativePath_OpensTheStoreUnderTheHostsContentRoot()
     {
@@ -100,5 +127,13 @@ public sealed class HostedStoreTests : IDisposable
         var expected = first.ToDictionary(p => p.Id);
         second.ForEach(p => expected[p.Id] = p);
         Assert.Equal(expected, await TestHosts.ReadBackAsync(path));
+    }
+
+    /// <summary>A service that cannot reach what it needs and fails its start.</summary>
+    private sealed class UnreachableService : IHostedService
+    {
+        public Task StartAsync(CancellationToken cancellationToken) => throw new TimeoutException("The matchmaking service did not answer.");
+
+        public Task StopAsync(CancellationToken cancellationToken) => Task.CompletedTask;
     }
 }
