@@ -51,6 +51,23 @@ public sealed class ExportImportTests
     }
 
     [Fact]
+    public async Task Export_WhenCancelled_ExitsWithTheCancelCodeAndLeavesNoFile()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await TestStores.WritePlayersAsync(path, 5, encrypted: false);
+        var output = temp.Sub("players.jsonl");
+        using var cancel = new CancellationTokenSource();
+        await cancel.CancelAsync();
+
+        var run = await ToolRun.RunAsync(null, cancel.Token, "export", path, TestStores.Players, "-o", output);
+
+        Assert.Equal(130, run.ExitCode);
+        run.AssertNoStackTrace();
+        Assert.False(File.Exists(output));
+    }
+
+    [Fact]
     public async Task Export_OfValuesJsonCannotCarryBack_WarnsHowMany()
     {
         using var temp = new TempDirectory();

@@ -52,9 +52,18 @@ internal static class ExportCommand
             }
 
             var writer = CreateOutput(file);
-            await using (writer.ConfigureAwait(false))
+            try
             {
-                await WriteAsync(writer, found.Live, cancellationToken).ConfigureAwait(false);
+                await using (writer.ConfigureAwait(false))
+                {
+                    await WriteAsync(writer, found.Live, cancellationToken).ConfigureAwait(false);
+                }
+            }
+            catch
+            {
+                // A file cut short (Ctrl+C, a full disk) reads as a whole export of fewer records: none is left.
+                file.Delete();
+                throw;
             }
 
             context.Console.MarkupLineInterpolated(CultureInfo.InvariantCulture, $"Exported {found.Live.Count} record(s) of '{name}' to '{file.FullName}'.");
