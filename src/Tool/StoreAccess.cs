@@ -100,6 +100,21 @@ internal static class StoreAccess
     }
 
     /// <summary>
+    /// Refuses a directory to make a new store in that is <paramref name="store"/>'s directory or inside it (exit code
+    /// 2): the verbs that make a new store from another promise to leave that one's directory as it was.
+    /// </summary>
+    public static void RequireOutside(DirectoryInfo target, string store, string whose)
+    {
+        var comparison = OperatingSystem.IsWindows() ? StringComparison.OrdinalIgnoreCase : StringComparison.Ordinal;
+        var inside = Path.TrimEndingDirectorySeparator(Path.GetFullPath(target.FullName));
+        var root = Path.TrimEndingDirectorySeparator(Path.GetFullPath(store));
+        if (string.Equals(inside, root, comparison) || inside.StartsWith(root + Path.DirectorySeparatorChar, comparison))
+        {
+            throw new ToolException(ExitCodes.BadInput, $"The new store must be another directory than {whose} ('{root}'), and not inside it.");
+        }
+    }
+
+    /// <summary>
     /// Refuses a directory that is missing (a wrong path: exit code 2) or holds no store at all (neither a manifest nor a
     /// shard: exit code 3). One with shards but no manifest is a damaged store, which the inspector reports as such.
     /// </summary>

@@ -102,6 +102,23 @@ public sealed class CheckpointTests
     }
 
     [Fact]
+    public async Task Restore_IntoADirectoryInsideTheStore_IsRefusedAndCreatesNothingThere()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await TestStores.WritePlayersAsync(path, 2, encrypted: false);
+        Assert.Equal(0, (await ToolRun.RunAsync("checkpoint", "create", path, "c")).ExitCode);
+        var entries = Directory.GetFileSystemEntries(path, "*", SearchOption.AllDirectories).Order().ToList();
+
+        var run = await ToolRun.RunAsync("checkpoint", "restore", path, "c", Path.Combine(path, "restored"));
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains("another directory", run.Output, StringComparison.Ordinal);
+        run.AssertNoStackTrace();
+        Assert.Equal(entries, Directory.GetFileSystemEntries(path, "*", SearchOption.AllDirectories).Order());
+    }
+
+    [Fact]
     public async Task EveryVerb_OnAMissingDirectoryOrOneThatIsNotAStore_FailsAsTheExitCodesSay_AndCreatesNothing()
     {
         using var temp = new TempDirectory();

@@ -78,4 +78,19 @@ public sealed class SalvageTests
         run.AssertNoStackTrace();
         Assert.Equal("taken", await File.ReadAllTextAsync(temp.Sub("new")));
     }
+
+    [Fact]
+    public async Task Salvage_IntoADirectoryInsideTheDamagedStore_IsRefusedAndCreatesNothingThere()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await TestStores.WritePlayersAsync(path, 2, encrypted: false);
+        var entries = Directory.GetFileSystemEntries(path, "*", SearchOption.AllDirectories).Order().ToList();
+
+        var run = await ToolRun.RunAsync("salvage", path, Path.Combine(path, "rescued"));
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains("another directory", run.Output, StringComparison.Ordinal);
+        Assert.Equal(entries, Directory.GetFileSystemEntries(path, "*", SearchOption.AllDirectories).Order());
+    }
 }

@@ -67,6 +67,7 @@ internal static class CheckpointCommand
         command.SetAction(async (parse, cancellationToken) =>
         {
             var checkpoint = CheckpointPath(parse.GetValue(store)!, parse.GetValue(name)!);
+            StoreAccess.RequireOutside(parse.GetValue(target)!, parse.GetValue(store)!.FullName, "the store");
             var into = parse.GetValue(target)!.FullName;
             await Translate(async () =>
             {

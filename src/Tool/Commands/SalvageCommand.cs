@@ -37,10 +37,7 @@ internal static class SalvageCommand
             Compression compression;
             using (var inspector = StoreAccess.Inspect(source, key, passphrase))
             {
-                if (Path.GetFullPath(destination.FullName).TrimEnd(Path.DirectorySeparatorChar) == inspector.Directory.TrimEnd(Path.DirectorySeparatorChar))
-                {
-                    throw new ToolException(ExitCodes.BadInput, "The new store must be another directory than the damaged one.");
-                }
+                StoreAccess.RequireOutside(destination, inspector.Directory, "the damaged one");
 
                 contents = StoreContents.Read(inspector, DateTimeOffset.UtcNow);
                 compression = (Compression)inspector.Compression;
