@@ -174,6 +174,41 @@ public sealed class ExportImportTests
     }
 
     [Fact]
+    public async Task Import_OfAGuidKeyWrittenInUpperCase_StoresTheKeyAsTheGameDoes_SoADeleteStaysDeletedAfterACompaction()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        var id = Guid.Parse("6f9619ff-8b86-d011-b42d-00c04fc964ff");
+        await using (var store = await StellarStore.OpenAsync(path))
+        {
+            await Sessions(store).UpsertAsync($"{id}|old");
+        }
+
+        // The same GUID as another system or a hand edit writes it: JSON does not say how a GUID is spelled.
+        var file = temp.Sub("sessions.jsonl");
+        await File.WriteAllTextAsync(file, $"{{\"key\":\"{id.ToString().ToUpperInvariant()}\",\"value\":\"{id}|new\"}}\n");
+        var run = await ToolRun.RunAsync("import", path, "sessions", "-i", file);
+        Assert.True(run.ExitCode == 0, run.Output);
+
+        await using (var store = await StellarStore.OpenAsync(path))
+        {
+            var sessions = Sessions(store);
+            Assert.Equal(1, sessions.Count);
+            Assert.Equal($"{id}|new", sessions.Get(id));
+            Assert.True(await sessions.DeleteAsync(id));
+        }
+
+        var compact = await ToolRun.RunAsync("compact", path);
+        Assert.True(compact.ExitCode == 0, compact.Output);
+        await using (var store = await StellarStore.OpenAsync(path))
+        {
+            Assert.Equal(0, Sessions(store).Count);
+        }
+
+        static Collection<Guid, string> Sessions(StellarStore store) => store.GetCollection<Guid, string>("sessions", v => Guid.Parse(v[..36]));
+    }
+
+    [Fact]
     public async Task Import_IntoAPathThatIsAFile_ExitsWithBadInputAndKeepsTheFile()
     {
         using var temp = new TempDirectory();

@@ -120,16 +120,16 @@ internal static class ImportFile
             return null;
         }
 
-        var bytes = MessagePackSerializer.ConvertFromJson(element.GetRawText());
-        if (bytes.Length > maxBytes)
+        var bytes = check.Canonical(MessagePackSerializer.ConvertFromJson(element.GetRawText()), out var wrong);
+        if (bytes is null)
         {
-            problem = string.Create(CultureInfo.InvariantCulture, $"the \"{name}\" takes {bytes.Length} bytes of MessagePack; the most is {maxBytes}.");
+            problem = $"the \"{name}\" {wrong}.";
             return null;
         }
 
-        if (check.Problem(bytes) is { } wrong)
+        if (bytes.Length > maxBytes)
         {
-            problem = $"the \"{name}\" {wrong}.";
+            problem = string.Create(CultureInfo.InvariantCulture, $"the \"{name}\" takes {bytes.Length} bytes of MessagePack; the most is {maxBytes}.");
             return null;
         }
 

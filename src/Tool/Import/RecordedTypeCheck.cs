@@ -28,21 +28,34 @@ internal sealed class RecordedTypeCheck
     /// <summary>Whether values are checked against the type itself (it could be loaded).</summary>
     public bool IsTyped => _type is not null;
 
-    /// <summary>Why <paramref name="bytes"/> do not read as the type; null when they do, or when the type cannot be loaded.</summary>
-    public string? Problem(ReadOnlyMemory<byte> bytes)
+    /// <summary>
+    /// <paramref name="bytes"/> as the game's type writes its value, or null with <paramref name="problem"/> saying why
+    /// they do not read as it; the bytes as they are when the type cannot be loaded. A value has several spellings in
+    /// JSON (a GUID in capitals, in braces, without dashes) and the store compares keys by their bytes, so a key is
+    /// stored as the game writes it: else it would be a second record of the same key, one a delete by the game misses.
+    /// </summary>
+    public byte[]? Canonical(byte[] bytes, out string? problem)
     {
+        problem = null;
         if (_type is null)
         {
-            return null;
+            return bytes;
         }
 
         try
         {
-            return MessagePackSerializer.Deserialize(_type, bytes, Options) is null ? $"reads as null, not as {RecordedName}" : null;
+            if (MessagePackSerializer.Deserialize(_type, bytes, Options) is { } value)
+            {
+                return MessagePackSerializer.Serialize(_type, value, Options);
+            }
+
+            problem = $"reads as null, not as {RecordedName}";
         }
         catch (MessagePackSerializationException e)
         {
-            return $"does not read as {RecordedName}: {e.GetBaseException().Message}";
+            problem = $"does not read as {RecordedName}: {e.GetBaseException().Message}";
         }
+
+        return null;
     }
 }
