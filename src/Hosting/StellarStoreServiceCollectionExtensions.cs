@@ -65,10 +65,14 @@ public static class StellarStoreServiceCollectionExtensions
         {
             var message = e.InnerException is { } inner ? $"{e.Message} {inner.Message}" : e.Message;
 
-            // The binder quotes the value that failed to convert: a key that is not base64 must not reach the logs.
-            if (configuration[nameof(StoreOptions.EncryptionKey)] is { Length: > 0 } key)
+            // The binder quotes the value that failed to convert: a key that is not base64 must not reach the logs, whether
+            // it is bound beside Path or under Store, the property it is bound into.
+            foreach (var (name, value) in configuration.AsEnumerable(makePathsRelative: true))
             {
-                message = message.Replace(key, "(hidden)", StringComparison.Ordinal);
+                if (value is { Length: > 0 } && name.Split(ConfigurationPath.KeyDelimiter)[^1].Equals(nameof(StoreOptions.EncryptionKey), StringComparison.OrdinalIgnoreCase))
+                {
+                    message = message.Replace(value, "(hidden)", StringComparison.Ordinal);
+                }
             }
 
             options.BindingError = message;

@@ -78,6 +78,10 @@ public sealed class ConfigurationTests : IDisposable
             "key not in base64", new() { ["Stellar:Path"] = "store", ["Stellar:EncryptionKey"] = "not-base64-secret-material!" },
             "'Stellar:EncryptionKey'"
         },
+        {
+            "key not in base64, bound as the Store property", new() { ["Stellar:Path"] = "store", ["Stellar:Store:EncryptionKey"] = "not-base64-secret-material!" },
+            "'Stellar:Store:EncryptionKey'"
+        },
         { "unknown durability", new() { ["Stellar:Path"] = "store", ["Stellar:Durability"] = "Sometimes" }, "'Stellar:Durability'" },
         { "shard too small", new() { ["Stellar:Path"] = "store", ["Stellar:MaxShardBytes"] = "1024" }, "StellarStoreOptions.Store.MaxShardBytes" },
     };
@@ -96,7 +100,7 @@ public sealed class ConfigurationTests : IDisposable
         var failure = await Assert.ThrowsAsync<OptionsValidationException>(() => host.StartAsync());
         Assert.True(failure.Message.Contains(named, StringComparison.Ordinal), $"{bad}: the message '{failure.Message}' does not name '{named}'");
         Assert.False(Directory.Exists(path), $"{bad}: the store was created although its options are bad");
-        foreach (var secret in new[] { "Stellar:EncryptionKey", "Stellar:EncryptionPassphrase" }.Select(k => settings.GetValueOrDefault(k)).OfType<string>())
+        foreach (var secret in new[] { "Stellar:EncryptionKey", "Stellar:EncryptionPassphrase", "Stellar:Store:EncryptionKey" }.Select(k => settings.GetValueOrDefault(k)).OfType<string>())
         {
             Assert.False(failure.Message.Contains(secret, StringComparison.Ordinal), $"{bad}: the message '{failure.Message}' shows a secret");
         }
