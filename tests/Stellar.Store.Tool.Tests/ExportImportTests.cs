@@ -67,6 +67,29 @@ public sealed class ExportImportTests
         Assert.False(File.Exists(output));
     }
 
+    [Theory]
+    [InlineData("bell\u0007 and unit separator\u001f")]
+    [InlineData("line\nbreak, tab\t, \"quotes\" and \\")]
+    public async Task ExportThenImport_OfANameWithControlCharacters_GivesTheSamePlayerBack(string name)
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        var player = new Player { Id = 1, Name = name, Level = 3 };
+        await using (var store = await StellarStore.OpenAsync(path))
+        {
+            await store.GetCollection<int, Player>(TestStores.Players, p => p.Id).UpsertAsync(player);
+        }
+
+        var file = temp.Sub("players.jsonl");
+        var export = await ToolRun.RunAsync("export", path, TestStores.Players, "-o", file);
+        Assert.True(export.ExitCode == 0, export.Output);
+        var import = await ToolRun.RunAsync("import", temp.Sub("copy"), TestStores.Players, "-i", file, "--key-type", "System.Int32", "--value-type", PlayerType);
+        Assert.True(import.ExitCode == 0, import.Output);
+
+        await using var copy = await StellarStore.OpenAsync(temp.Sub("copy"));
+        Assert.Equal(player, copy.GetCollection<int, Player>(TestStores.Players, p => p.Id).Get(1));
+    }
+
     [Fact]
     public async Task Export_OfValuesJsonCannotCarryBack_WarnsHowMany()
     {

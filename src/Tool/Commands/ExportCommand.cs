@@ -95,15 +95,34 @@ internal static class ExportCommand
         }
     }
 
+    /// <summary>
+    /// Appends <paramref name="bytes"/> as JSON. MessagePack's conversion escapes quotes, backslashes and the usual
+    /// control characters (newline, tab, ...) but writes the others as they are, which JSON forbids in a string, so
+    /// that import could not read the line back: they are escaped here. It writes none outside strings.
+    /// </summary>
+    private static void AppendJson(StringBuilder line, ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
+    {
+        foreach (var c in MessagePackSerializer.ConvertToJson(bytes, cancellationToken: cancellationToken))
+        {
+            if (c < ' ')
+            {
+                line.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture));
+            }
+            else
+            {
+                line.Append(c);
+            }
+        }
+    }
+
     private static async Task WriteAsync(TextWriter writer, IReadOnlyList<LiveRecord> records, CancellationToken cancellationToken)
     {
         var line = new StringBuilder();
         foreach (var record in records)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            line.Clear()
-                .Append("{\"key\":").Append(MessagePackSerializer.ConvertToJson(record.Key, cancellationToken: cancellationToken))
-                .Append(",\"value\":").Append(MessagePackSerializer.ConvertToJson(record.Value, cancellationToken: cancellationToken));
+            AppendJson(line.Clear().Append("{\"key\":"), record.Key, cancellationToken);
+            AppendJson(line.Append(",\"value\":"), record.Value, cancellationToken);
             if (record.ExpiresAt != 0)
             {
                 line.Append(",\"expiresAt\":\"").Append(new DateTimeOffset(record.ExpiresAt, TimeSpan.Zero).ToString("O", CultureInfo.InvariantCulture)).Append('"');
