@@ -91,6 +91,26 @@ public sealed class ExportImportTests
     }
 
     [Fact]
+    public async Task Export_OfFloatsThatAreNotFinite_WritesLinesThatAreJsonAndWarns()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await using (var store = await StellarStore.OpenAsync(path))
+        {
+            var readings = store.GetCollection<int, double[]>("readings", r => (int)r[0]);
+            await readings.UpsertAsync([1, double.NaN, double.PositiveInfinity, double.NegativeInfinity]);
+            await readings.UpsertAsync([2, 0.5]);
+        }
+
+        var run = await ToolRun.RunAsync("export", path, "readings");
+
+        Assert.Equal(0, run.ExitCode);
+        Assert.Contains("warning: 1 record(s)", run.Output, StringComparison.Ordinal);
+        var values = run.Data.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(l => JsonDocument.Parse(l).RootElement.GetProperty("value").GetRawText()).ToList();
+        Assert.Equal(["[1,\"NaN\",\"Infinity\",\"-Infinity\"]", "[2,0.5]"], values);
+    }
+
+    [Fact]
     public async Task Export_OfValuesJsonCannotCarryBack_WarnsHowMany()
     {
         using var temp = new TempDirectory();

@@ -91,26 +91,56 @@ internal static class ExportCommand
         if (lossy > 0)
         {
             console.MarkupLineInterpolated(CultureInfo.InvariantCulture,
-                $"[yellow]warning:[/] {lossy} record(s) hold MessagePack extension values (such as DateTime) or map keys that are not strings: JSON writes them as strings, and an import of this file stores strings in their place.");
+                $"[yellow]warning:[/] {lossy} record(s) hold MessagePack extension values (such as DateTime), map keys that are not strings or floats that are not finite (NaN): JSON writes them as strings, and an import of this file stores strings in their place.");
         }
     }
 
     /// <summary>
-    /// Appends <paramref name="bytes"/> as JSON. MessagePack's conversion escapes quotes, backslashes and the usual
-    /// control characters (newline, tab, ...) but writes the others as they are, which JSON forbids in a string, so
-    /// that import could not read the line back: they are escaped here. It writes none outside strings.
+    /// Appends <paramref name="bytes"/> as JSON. MessagePack's conversion writes what JSON forbids, so that import could
+    /// not read the line back: control characters other than newline, tab and the like as they are inside a string
+    /// (escaped here), and a float that is not finite as <c>NaN</c>, <c>Infinity</c> or <c>-Infinity</c> (quoted here,
+    /// a string, as <see cref="JsonFidelity"/> warns). It writes no whitespace and no control character outside strings.
     /// </summary>
     private static void AppendJson(StringBuilder line, ReadOnlyMemory<byte> bytes, CancellationToken cancellationToken)
     {
-        foreach (var c in MessagePackSerializer.ConvertToJson(bytes, cancellationToken: cancellationToken))
+        var json = MessagePackSerializer.ConvertToJson(bytes, cancellationToken: cancellationToken);
+        var inString = false;
+        for (var i = 0; i < json.Length; i++)
         {
-            if (c < ' ')
+            var c = json[i];
+            if (inString)
             {
-                line.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture));
+                if (c < ' ')
+                {
+                    line.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture));
+                    continue;
+                }
+
+                line.Append(c);
+                if (c == '\\')
+                {
+                    line.Append(json[++i]);
+                }
+                else if (c == '"')
+                {
+                    inString = false;
+                }
+            }
+            else if (c is 'N' or 'I' || (c == '-' && i + 1 < json.Length && json[i + 1] == 'I'))
+            {
+                var end = i + 1;
+                while (end < json.Length && char.IsAsciiLetter(json[end]))
+                {
+                    end++;
+                }
+
+                line.Append('"').Append(json, i, end - i).Append('"');
+                i = end - 1;
             }
             else
             {
                 line.Append(c);
+                inString = c == '"';
             }
         }
     }

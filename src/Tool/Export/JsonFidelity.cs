@@ -5,11 +5,12 @@ namespace Stellar.Store.Tool.Export;
 /// <summary>
 /// Tells whether MessagePack's JSON conversion loses something of a value: an extension value (a <c>DateTime</c> is
 /// a timestamp extension) becomes a string, and a map key that is not a string (a <c>Dictionary&lt;int, …&gt;</c>) a
-/// quoted one, which an import reads back as strings that the game's types no longer read.
+/// quoted one, and a float that is not a number or infinite, which JSON has no number for, a string too: an import
+/// reads them back as strings that the game's types no longer read.
 /// </summary>
 internal static class JsonFidelity
 {
-    /// <summary>Whether <paramref name="bytes"/> (one MessagePack value) holds an extension value or a map key that is not a string.</summary>
+    /// <summary>Whether <paramref name="bytes"/> (one MessagePack value) holds an extension value, a map key that is not a string, or a float that is not finite.</summary>
     public static bool IsLossy(ReadOnlyMemory<byte> bytes)
     {
         var reader = new MessagePackReader(bytes);
@@ -22,6 +23,8 @@ internal static class JsonFidelity
         {
             case MessagePackType.Extension:
                 return true;
+            case MessagePackType.Float:
+                return !double.IsFinite(reader.ReadDouble());
             case MessagePackType.Array:
                 var items = reader.ReadArrayHeader();
                 for (var i = 0; i < items; i++)
