@@ -111,6 +111,25 @@ public sealed class ExportImportTests
     }
 
     [Fact]
+    public async Task Export_OfBinaryValues_WarnsThatAnImportWouldNotGiveTheBytesBack()
+    {
+        using var temp = new TempDirectory();
+        var path = temp.Sub("store");
+        await using (var store = await StellarStore.OpenAsync(path))
+        {
+            var blobs = store.GetCollection<int, byte[]>("blobs", b => b[0]);
+            await blobs.UpsertAsync([1, 0, 250, 255]);
+            await blobs.UpsertAsync([2]);
+        }
+
+        var run = await ToolRun.RunAsync("export", path, "blobs");
+
+        Assert.Equal(0, run.ExitCode);
+        Assert.Contains("warning: 2 record(s)", run.Output, StringComparison.Ordinal);
+        Assert.Contains("byte[]", run.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task Export_OfValuesJsonCannotCarryBack_WarnsHowMany()
     {
         using var temp = new TempDirectory();

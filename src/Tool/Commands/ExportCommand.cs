@@ -91,7 +91,7 @@ internal static class ExportCommand
         if (lossy > 0)
         {
             console.MarkupLineInterpolated(CultureInfo.InvariantCulture,
-                $"[yellow]warning:[/] {lossy} record(s) hold MessagePack extension values (such as DateTime), map keys that are not strings or floats that are not finite (NaN): JSON writes them as strings, and an import of this file stores strings in their place.");
+                $"[yellow]warning:[/] {lossy} record(s) hold MessagePack extension values (such as DateTime), binary values (byte[[]]), map keys that are not strings or floats that are not finite (NaN): JSON writes them as strings, and an import of this file stores strings in their place.");
         }
     }
 

@@ -4,13 +4,14 @@ namespace Stellar.Store.Tool.Export;
 
 /// <summary>
 /// Tells whether MessagePack's JSON conversion loses something of a value: an extension value (a <c>DateTime</c> is
-/// a timestamp extension) becomes a string, and a map key that is not a string (a <c>Dictionary&lt;int, …&gt;</c>) a
+/// a timestamp extension) becomes a string, binary (a <c>byte[]</c>) a base64 string whose text the game reads back
+/// as the bytes, and a map key that is not a string (a <c>Dictionary&lt;int, …&gt;</c>) a
 /// quoted one, and a float that is not a number or infinite, which JSON has no number for, a string too: an import
 /// reads them back as strings that the game's types no longer read.
 /// </summary>
 internal static class JsonFidelity
 {
-    /// <summary>Whether <paramref name="bytes"/> (one MessagePack value) holds an extension value, a map key that is not a string, or a float that is not finite.</summary>
+    /// <summary>Whether <paramref name="bytes"/> (one MessagePack value) holds an extension value, binary, a map key that is not a string, or a float that is not finite.</summary>
     public static bool IsLossy(ReadOnlyMemory<byte> bytes)
     {
         var reader = new MessagePackReader(bytes);
@@ -21,7 +22,8 @@ internal static class JsonFidelity
     {
         switch (reader.NextMessagePackType)
         {
-            case MessagePackType.Extension:
+            case MessagePackType.Extension or MessagePackType.Binary:
+                reader.Skip();
                 return true;
             case MessagePackType.Float:
                 return !double.IsFinite(reader.ReadDouble());
