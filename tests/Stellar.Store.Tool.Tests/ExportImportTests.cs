@@ -271,6 +271,23 @@ public sealed class ExportImportTests
     }
 
     [Fact]
+    public async Task Import_OfExpiryTimesInEachIso8601Form_KeepsTheInstantAndTakesATimeWithoutOffsetAsUtc()
+    {
+        using var temp = new TempDirectory();
+        var file = temp.Sub("sessions.jsonl");
+        string[] times = ["2090-01-31T12:00:00Z", "2090-01-31T12:00:00", "2090-01-31T14:00:00+02:00", "2090-01-31T12:00:00.0000000+00:00"];
+        await File.WriteAllLinesAsync(file, times.Select((t, i) => $"{{\"key\":{i},\"value\":{i},\"expiresAt\":\"{t}\"}}"));
+
+        var import = await ToolRun.RunAsync("import", temp.Sub("store"), "sessions", "-i", file);
+        Assert.True(import.ExitCode == 0, import.Output);
+        var export = await ToolRun.RunAsync("export", temp.Sub("store"), "sessions");
+
+        var expiries = export.Data.Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(l => JsonDocument.Parse(l).RootElement.GetProperty("expiresAt").GetString());
+        Assert.All(expiries, e => Assert.Equal("2090-01-31T12:00:00.0000000+00:00", e));
+        Assert.Equal(times.Length, expiries.Count());
+    }
+
+    [Fact]
     public async Task Import_IntoAPathThatIsAFile_ExitsWithBadInputAndKeepsTheFile()
     {
         using var temp = new TempDirectory();
