@@ -6,7 +6,7 @@ namespace Stellar.Store.GameServer.Tests;
 
 /// <summary>
 /// The game's state in dictionaries (<see cref="MemoryGameStore"/>), where the test can hold back the writes of accounts
-/// and scores: a held write is applied, in the order it was issued, and its task completes only when the test releases
+/// and scores, and units: a held write is applied, in the order it was issued, and its task completes only when the test releases
 /// it, as a store whose writer is slow would; or make every score write fail, as a faulted collection does. Every
 /// other write is stored at once.
 /// </summary>
@@ -21,6 +21,9 @@ internal sealed class HeldWritesStore : IGameStore
 
     /// <summary>Whether score writes are held until <see cref="Release"/>.</summary>
     public bool HoldScores { get; set; }
+
+    /// <summary>Whether units (<see cref="WriteAsync"/>) are held until <see cref="Release"/>: until then, a crash would lose them.</summary>
+    public bool HoldUnits { get; set; }
 
     /// <summary>Whether score writes fail (nothing stored), as the writes of a faulted collection do.</summary>
     public bool FailScores { get; set; }
@@ -48,6 +51,7 @@ internal sealed class HeldWritesStore : IGameStore
     {
         HoldAccounts = false;
         HoldScores = false;
+        HoldUnits = false;
         List<(Func<Task> Write, TaskCompletionSource Stored)> held;
         lock (_held)
         {
@@ -82,7 +86,7 @@ internal sealed class HeldWritesStore : IGameStore
 
     public VerificationResult Verify(IReadOnlyCollection<long>? acknowledgedTrades = null, Guid? stoppedRun = null) => _inner.Verify(acknowledgedTrades, stoppedRun);
 
-    public Task WriteAsync(GameUnit unit) => _inner.WriteAsync(unit);
+    public Task WriteAsync(GameUnit unit) => HoldUnits ? Hold(() => _inner.WriteAsync(unit)) : _inner.WriteAsync(unit);
 
     public Task UpsertAccountAsync(AccountRecord account) => HoldAccounts ? Hold(() => _inner.UpsertAccountAsync(account)) : _inner.UpsertAccountAsync(account);
 

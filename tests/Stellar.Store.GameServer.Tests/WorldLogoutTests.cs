@@ -5,8 +5,9 @@ using Stellar.Store.Samples.GameServer.Server;
 namespace Stellar.Store.GameServer.Tests;
 
 /// <summary>
-/// The world driven tick by tick on the test's thread, over a store whose account and score writes the test holds
-/// back: a login reads what the account's last session wrote, whichever of its writes was slowest to be stored.
+/// The world driven tick by tick on the test's thread, over a store whose account and score writes and units the test
+/// holds back: a login reads what the account's last session wrote, whichever of its writes was slowest to be stored,
+/// and nothing is stored of a character before the unit that creates it.
 /// </summary>
 public sealed class WorldLogoutTests : IDisposable
 {
@@ -68,6 +69,38 @@ public sealed class WorldLogoutTests : IDisposable
         // Independent oracle: the test logged in three times.
         Assert.Equal(3, _store.GetAccount("a")!.Logins);
         Assert.NotNull(third.Player);
+    }
+
+    [Fact]
+    public async Task Play_BeforeTheUnitCreatingTheCharacterIsStored_StoresNoPositionOrScoreOfItUntilThen()
+    {
+        _store.HoldUnits = true;
+        var session = NewSession();
+        Request(session, new GameProtocol.Login(NextId(), "a"));
+        await TickUntilAsync(() => session.Player is not null, "the new character in the world");
+        var id = session.Player!.Id;
+
+        // A client that does not wait for its login reply: it moves, submits a score and leaves, while the unit that
+        // creates its character is held, as a slow round holds it; every position write falls due in 20 ticks.
+        Request(session, new GameProtocol.Move(NextId(), 1, 1));
+        Request(session, new GameProtocol.SubmitScore(NextId(), 80));
+        for (var i = 0; i < 40; i++)
+        {
+            _world.Tick(_tick++);
+        }
+
+        Request(session, new GameProtocol.Logout(NextId()));
+        _world.Tick(_tick++);
+
+        // Independent oracle: a crash now loses the held unit, so the store must hold nothing that names the character.
+        Assert.Null(_store.GetCharacter(id));
+        Assert.Null(_store.GetPosition(id));
+        Assert.Null(_store.GetScore(id));
+
+        await _store.Release();
+        await TickUntilAsync(() => _writes.InFlight == 0, "the logout stored");
+        Assert.NotNull(_store.GetCharacter(id));
+        Assert.NotNull(_store.GetPosition(id));
     }
 
     /// <summary>

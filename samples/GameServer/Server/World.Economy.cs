@@ -127,6 +127,14 @@ internal sealed partial class World
 
     private void SubmitScore(Player player, GameProtocol.SubmitScore score)
     {
+        // A score written before the unit that creates the character could outlive it in a crash, and be the best
+        // score of the next character given its id. A client that waits for its login reply never meets this.
+        if (!player.LoginWrite.IsCompletedSuccessfully)
+        {
+            player.Session.Send(new GameProtocol.Refused(score.RequestId, "login not stored yet"));
+            return;
+        }
+
         if (score.Score <= player.BestScore)
         {
             player.Session.Send(new GameProtocol.Done(score.RequestId));

@@ -160,6 +160,16 @@ internal sealed partial class World
         _writes.Track(write, WriteKind.Session, static () => { });
     }
 
+    /// <summary>
+    /// Issues <paramref name="write"/> once <paramref name="player"/>'s login write is stored (at once when it is): a plain
+    /// write that names a new character may otherwise be stored before the unit that creates it.
+    /// </summary>
+    private static async Task AfterLoginAsync(Player player, Func<Task> write)
+    {
+        await player.LoginWrite.ConfigureAwait(false);
+        await write().ConfigureAwait(false);
+    }
+
     private PositionRecord Spawn(long characterId) =>
         new(characterId, _random.Next(WorldChunks.WorldSize), _random.Next(WorldChunks.WorldSize));
 
@@ -181,10 +191,11 @@ internal sealed partial class World
         // stored in order, so the last one that changed the character stands for all of them, and plain writes to one
         // collection are too, so the last score write stands for every score write. The session's delete goes even when
         // this login wrote no session yet (a crash may have left one of an earlier run, live until its lease ends); it
-        // follows every renewal.
+        // follows every renewal. The position waits for the login's write, as the tick's position writes do.
         _busyAccounts.Add(player.Name);
+        var position = player.ToPosition();
         var write = Task.WhenAll(
-            _store.UpsertPositionAsync(player.ToPosition()), _store.DeleteSessionAsync(player.Id), player.LastUnit, player.LoginWrite, player.LastScore);
+            AfterLoginAsync(player, () => _store.UpsertPositionAsync(position)), _store.DeleteSessionAsync(player.Id), player.LastUnit, player.LoginWrite, player.LastScore);
         var session = player.Session;
         var account = player.Name;
         _writes.Track(write, WriteKind.Logout, () =>

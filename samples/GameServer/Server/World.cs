@@ -63,10 +63,12 @@ internal sealed partial class World
         }
 
         // Spread position writes over the second, and session renewals over a third of the lease: each character has
-        // its own slot among the ticks.
+        // its own slot among the ticks. A position waits for the login's write: a plain write may be stored before the
+        // unit that creates the character, and a crash between the two would keep a position of no character, which
+        // the next character given its id after the restart would take over.
         foreach (var player in _players)
         {
-            if (player.Moved && (tick + player.Id) % PositionWriteTicks == 0)
+            if (player.Moved && player.LoginWrite.IsCompletedSuccessfully && (tick + player.Id) % PositionWriteTicks == 0)
             {
                 var write = _store.UpsertPositionAsync(player.ToPosition());
                 _writes.Track(write, WriteKind.Position, static () => { });
