@@ -316,8 +316,8 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
 
         await new BulkImport<TKey, TValue>(
                 expiresAt is null
-                    ? value => Encode(WriteKind.Upsert, _keySelector(value), value)
-                    : value => Encode(WriteKind.Upsert, _keySelector(value), value, expiresAt(value) is { } at ? WriteExpiry.At(ExpiryAt(at)) : WriteExpiry.Never),
+                    ? value => Encode(WriteKind.Upsert, KeyOf(value), value)
+                    : value => Encode(WriteKind.Upsert, KeyOf(value), value, expiresAt(value) is { } at ? WriteExpiry.At(ExpiryAt(at)) : WriteExpiry.Never),
                 SubmitAsync,
                 _store.Options.MaxDegreeOfParallelism)
             .RunAsync(source, progress, cancellationToken)

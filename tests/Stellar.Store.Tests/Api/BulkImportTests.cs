@@ -112,6 +112,25 @@ public sealed class BulkImportTests
     }
 
     [Fact]
+    public async Task BulkImport_WhenTheKeySelectorReturnsNullMidway_FailsAsAnInsertOfThatRecordDoesAndKeepsAPrefixOfWholeBlocks()
+    {
+        const int BadAt = 30_000;
+        var storage = new MemoryStorage();
+        await using var store = await StellarStore.OpenAsync(storage);
+        var players = store.GetCollection<string, Player>("players", p => p.Name);
+        var source = Source(50_000).Select(p => p with { Name = p.Id == BadAt ? null! : $"p{p.Id}" });
+
+        // The oracle: what the same record gets from a single insert, which names the key selector.
+        var single = await Assert.ThrowsAsync<ArgumentException>(() => players.InsertAsync(new Player(BadAt, null!, 1, 1)));
+        var thrown = await Assert.ThrowsAsync<ArgumentException>(() => players.BulkImportAsync(source));
+
+        Assert.Equal(single.Message, thrown.Message);
+        var stored = players.Query().Select(p => p.Id).Order().ToList();
+        Assert.Equal(Enumerable.Range(0, stored.Count), stored);
+        Assert.InRange(stored.Count, 0, BadAt);
+    }
+
+    [Fact]
     public async Task BulkImport_FromAnAsyncSourceThatFails_KeepsAPrefixOfWholeBlocks()
     {
         const int FailAt = 20_000;
