@@ -80,9 +80,12 @@ internal sealed class BulkImport<TKey, TValue>
             chunkRecords = (int)Math.Clamp(ImportChunkBytes * encodedRecords / Math.Max(1, encodedBytes), 1, ImportChunkRecords);
             while (pending.Count > 0)
             {
+                // Cancellation is honoured between blocks only: a block cancelled while it waited for room in the
+                // writer's queue would never reach the import's chain, and the block after it, admitted, would leave
+                // a hole in the prefix that is stored.
                 cancellationToken.ThrowIfCancellationRequested();
                 var batch = new BatchWrite<TKey, TValue>(pending.Dequeue(), atomic: false, chain);
-                inFlight.Enqueue((_submit(batch, cancellationToken), batch.Writes.Count, batch.Bytes));
+                inFlight.Enqueue((_submit(batch, CancellationToken.None), batch.Writes.Count, batch.Bytes));
                 while (inFlight.Count >= maxInFlight)
                 {
                     await DrainOneAsync().ConfigureAwait(false);

@@ -272,7 +272,8 @@ public sealed partial class Collection<TKey, TValue> : IBatchEncoder<TKey, TValu
     /// then flushes once. A key that appears more than once ends with its last value. On cancellation, a bad
     /// record or a block that would break a unique index (<see cref="UniqueConstraintException"/>) the task fails;
     /// what stays is a prefix of the source made of whole blocks (every block before the failing one, none after it),
-    /// and no block is ever half visible.
+    /// and no block is ever half visible. Cancellation is seen between blocks: a block handed to the writer (waiting
+    /// for room in its queue, or queued) is stored or fails on its own, so the cancelled task may complete a block later.
     /// </summary>
     /// <exception cref="InvalidOperationException">The store was opened read-only (a checkpoint), even for an empty source.</exception>
     public Task BulkImportAsync(IEnumerable<TValue> source, IProgress<BulkImportProgress>? progress = null, CancellationToken cancellationToken = default)
