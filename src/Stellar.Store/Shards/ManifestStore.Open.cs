@@ -36,7 +36,7 @@ internal sealed partial class ManifestStore
                 masterKey = Unlock(manifest, key, options.EncryptionPassphrase, directory, path);
                 if (manifest.IsUnsigned)
                 {
-                    RefuseShardHeaders(storage, manifest, path);
+                    RefuseShardHeaders(storage, path);
                 }
             }
             else
@@ -113,28 +113,20 @@ internal sealed partial class ManifestStore
     }
 
     /// <summary>
-    /// Refuses an unsigned manifest of an encrypted store that lists a shard with a shard header: format 1 wrote
-    /// none, so such a shard was written by format 2 or later, whose manifest was signed, and this one was relabelled
-    /// format 1 to shed its MAC. Checked before any shard is scanned, cut or deleted.
+    /// Refuses an unsigned manifest of an encrypted store when a shard file in the directory, listed or not, has a shard
+    /// header: format 1 wrote none, so such a shard was written by format 2 or later, whose manifest was signed, and this
+    /// one was relabelled format 1 to shed its MAC (leaving out every shard hides none of them). Checked before any
+    /// shard is scanned, cut or deleted.
     /// </summary>
-    private static void RefuseShardHeaders(IStorage storage, Manifest manifest, string path)
+    private static void RefuseShardHeaders(IStorage storage, string path)
     {
         Span<byte> magic = stackalloc byte[sizeof(uint)];
-        foreach (var entry in manifest.Collections)
+        foreach (var name in storage.List().Where(n => StoreFileNames.TryParseShard(n, out _, out _)).Order(StringComparer.Ordinal))
         {
-            foreach (var shardId in entry.Shards)
+            using var file = storage.OpenRead(name);
+            if (file.ReadAt(0, magic) == magic.Length && System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(magic) == ShardHeader.Magic)
             {
-                var name = StoreFileNames.Shard(entry.Id, shardId);
-                if (!storage.Exists(name))
-                {
-                    continue;
-                }
-
-                using var file = storage.OpenRead(name);
-                if (file.ReadAt(0, magic) == magic.Length && System.Buffers.Binary.BinaryPrimitives.ReadUInt32LittleEndian(magic) == ShardHeader.Magic)
-                {
-                    throw new CorruptStoreException(path, Manifest.DowngradedMessage($"its shard {name} has a shard header"));
-                }
+                throw new CorruptStoreException(path, Manifest.DowngradedMessage($"its shard {name} has a shard header"));
             }
         }
     }

@@ -73,6 +73,31 @@ public sealed class ManifestDowngradeTests : IDisposable
     }
 
     [Fact]
+    public async Task Open_WhenAManifestRelabelledUnsignedFormat1ListsNoShard_RefusesItForTheShardHeadersInTheDirectoryAndChangesNoFile()
+    {
+        // With no shard listed, no listed shard's header gives the downgrade away; the files it left out still do. Taken,
+        // the open would sign a manifest that lists nothing, and the next open would delete every shard it no longer lists.
+        var path = await WriteStoreAsync();
+        Forge(path, root =>
+        {
+            root["FormatVersion"] = 1;
+            root.AsObject().Remove("Generation");
+            foreach (var collection in root["Collections"]!.AsArray())
+            {
+                collection!["Shards"] = new JsonArray();
+                collection.AsObject().Remove("ShardDetails");
+                collection.AsObject().Remove("CompactedThrough");
+            }
+        });
+        var forged = Snapshot(path);
+
+        var error = await Assert.ThrowsAsync<CorruptStoreException>(() => StellarStore.OpenAsync(path, Options()));
+        Assert.Equal(Path.Combine(path, StoreFileNames.Manifest), error.Path);
+        Assert.Contains("shard header", error.Message, StringComparison.Ordinal);
+        AssertUnchanged(forged, Snapshot(path));
+    }
+
+    [Fact]
     public async Task Open_OfAGenuineFormat1EncryptedStoreWithAnUnlistedShard_KeepsTheFileAndReportsItIgnored()
     {
         // A format-1 manifest has no MAC, so nothing vouches for its shard list: a shard it does not list, even one
