@@ -31,7 +31,8 @@ internal sealed class ManifestCollection
 
     /// <summary>
     /// Shard files of this collection, unlisted, that an open found when this manifest had not handed out their ids (it
-    /// was older than them: put back from a copy), by id; null when there are none. Their ids count as handed out from
+    /// was older than them: put back from a copy), or when it was an unauthenticated manifest that the open signed, by
+    /// id; null when there are none. Their ids count as handed out from
     /// then on, so no shard reuses them, but they are kept, never loaded and never deleted: only a manifest that lists
     /// them can say what they hold. Not written when null, so a store that never had one keeps its manifest's bytes.
     /// </summary>

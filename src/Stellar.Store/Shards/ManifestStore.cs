@@ -283,7 +283,9 @@ internal sealed partial class ManifestStore
     /// <see cref="ManifestCollection.KeptShards"/>: unlisted files with blocks that this manifest, or the one an earlier
     /// open kept them under, never handed out), so that no later open deletes them, and moves its next shard id past
     /// them and past <paramref name="lastFound"/>, the highest id of such a file, blocks or none, so that no id is
-    /// handed out twice. Kept in memory; the next replace saves it.
+    /// handed out twice. Kept in memory; the next replace saves it, except after an unauthenticated manifest: this open
+    /// signed that one, and the files it left out have ids it handed out, so they are saved as kept at once, before a
+    /// later open can judge them by the signed manifest.
     /// </summary>
     public void KeepShards(uint collectionId, IReadOnlyCollection<uint> shardIds, uint? lastFound)
     {
@@ -292,6 +294,10 @@ internal sealed partial class ManifestStore
             var entry = Find(collectionId);
             var next = lastFound is { } last ? Math.Max(entry.NextShardId, last + 1) : entry.NextShardId;
             Publish(Copy(entry, nextShardId: next, kept: shardIds.Order().ToArray()));
+            if (IsUnauthenticated)
+            {
+                Replace();
+            }
         }
     }
 

@@ -181,7 +181,7 @@ internal sealed partial class ShardChain
     /// each is kept as above. Nor is anything
     /// deleted when the manifest was not authenticated (an encrypted store's format-1 manifest, which has no MAC):
     /// open never deletes data to make itself succeed on a list nobody vouched for, so unlisted files stay, reported as
-    /// ignored.
+    /// ignored, and those with blocks are recorded as kept in the manifest this open signed.
     /// </summary>
     public void RemoveObsoleteFiles()
     {
@@ -198,7 +198,10 @@ internal sealed partial class ShardChain
                 continue;
             }
 
-            if (id >= handedOut || kept.Contains(id))
+            // Nothing vouches for an unauthenticated manifest's list, and the open signs it: a file it leaves out is kept
+            // on the signed one too, or the next open would take it for a leftover of this manifest and delete it.
+            var unvouched = _manifest.IsUnauthenticated && !listed.Contains(id) && !StoreFileNames.IsCompacting(name);
+            if (id >= handedOut || kept.Contains(id) || unvouched)
             {
                 found.Add(id);
                 if (HoldsBlocks(name))

@@ -98,6 +98,24 @@ public sealed class ManifestDowngradeTests : IDisposable
     }
 
     [Fact]
+    public async Task Open_AfterAGenuineFormat1EncryptedStoreWithAnUnlistedShardWasOpened_StillKeepsTheFile()
+    {
+        // The first open signs the manifest it could not vouch for; the file it kept must not become one that the signed
+        // manifest handed out and no longer lists, which the next open would delete.
+        var path = CopyFixture("format1-encrypted");
+        var unlisted = StoreFileNames.Shard(1, 4);
+        var bytes = File.ReadAllBytes(Path.Combine(path, StoreFileNames.Shard(1, 3)));
+        File.WriteAllBytes(Path.Combine(path, unlisted), bytes);
+        await (await StellarStore.OpenAsync(path, Options())).DisposeAsync();
+
+        await using var store = await StellarStore.OpenAsync(path, Options());
+        Assert.Equal(FormatFixture.Expected().Count, store.GetCollection<int, WorkloadItem>("fixture", i => i.Id).Count);
+        Assert.Empty(store.Recovery.RemovedFiles);
+        Assert.Contains(unlisted, store.Recovery.IgnoredFiles);
+        Assert.Equal(bytes, File.ReadAllBytes(Path.Combine(path, unlisted)));
+    }
+
+    [Fact]
     public async Task Open_OfAGenuineFormat1EncryptedStoreWithAnUnlistedShard_KeepsTheFileAndReportsItIgnored()
     {
         // A format-1 manifest has no MAC, so nothing vouches for its shard list: a shard it does not list, even one
