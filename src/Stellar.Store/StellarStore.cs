@@ -415,19 +415,21 @@ public sealed partial class StellarStore : IAsyncDisposable, IStoreContext
     private static StellarStore Open(string path, IStorage storage, StoreOptions options, StoreRecovery.Opened opened, StoreDiagnostics diagnostics, string? view)
     {
         var store = new StellarStore(path, options, storage, opened, diagnostics, view);
-        if (opened.Chains.ContainsKey(UnitLog.CollectionName))
+        try
         {
-            // Before any collection loads: its parts of cross-collection rounds count only where the log decided them.
-            try
+            if (opened.Chains.ContainsKey(UnitLog.CollectionName))
             {
+                // Before any collection loads: its parts of cross-collection rounds count only where the log decided them.
                 store._units.EnsureLog();
                 store.SettleUnitLog();
             }
-            catch
-            {
-                store.DisposeAsync().AsTask().GetAwaiter().GetResult();
-                throw;
-            }
+
+            opened.Manifest.RecordCompression();
+        }
+        catch
+        {
+            store.DisposeAsync().AsTask().GetAwaiter().GetResult();
+            throw;
         }
 
         return store;

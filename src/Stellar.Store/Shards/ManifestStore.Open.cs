@@ -15,7 +15,7 @@ internal sealed partial class ManifestStore
     /// Reads the manifest in <paramref name="storage"/>, or creates one when the directory holds none, and unlocks it
     /// with the key or passphrase of <paramref name="options"/>; returns in <paramref name="masterKey"/> the store's
     /// master key (null for a plain store), which the caller zeroes. A new manifest is written at once (signed, if the
-    /// store is encrypted); one of an older format or of another compression only by <see cref="CompleteOpen"/>, once
+    /// store is encrypted); one of an older format only by <see cref="CompleteOpen"/>, once
     /// the open has verified what it lists, so that a manifest the open refuses is never rewritten or re-signed.
     /// </summary>
     /// <exception cref="WrongKeyException">The key or passphrase does not match the store's encryption.</exception>

@@ -91,15 +91,33 @@ internal sealed partial class ManifestStore
 
     /// <summary>
     /// At open, once every listed shard of every collection was found and verified, before any file is deleted: writes
-    /// the manifest in the current format, with the compression the options ask for, when the file is older, names
-    /// another or was never written (generation 0: a new store; format 1 recorded no generation, and is older) (blocks say how they were compressed, so the option may change between opens and applies to new
-    /// blocks). An encrypted store's manifest is signed from here on.
+    /// the manifest in the current format, with the compression the options ask for, when the file is older or was never
+    /// written (generation 0: a new store; format 1 recorded no generation, and is older). An encrypted store's manifest
+    /// is signed from here on. Another compression alone waits for <see cref="RecordCompression"/>.
     /// </summary>
     public void CompleteOpen()
     {
         lock (_lock)
         {
-            if (_manifest.Compression != (byte)_compression || _manifest.FormatVersion < Manifest.CurrentFormatVersion || _manifest.Generation == 0)
+            if (_manifest.FormatVersion < Manifest.CurrentFormatVersion || _manifest.Generation == 0)
+            {
+                _manifest.Compression = (byte)_compression;
+                Replace();
+            }
+        }
+    }
+
+    /// <summary>
+    /// At the end of a successful open: records the compression the options ask for when the manifest names another.
+    /// Blocks say how they were compressed, so the option may change between opens and applies to new blocks; it is
+    /// written only here, so that an open that still refuses the store (a manifest older than a part's shard, see
+    /// <see cref="StaleManifestException"/>) leaves the manifest as it found it.
+    /// </summary>
+    public void RecordCompression()
+    {
+        lock (_lock)
+        {
+            if (_manifest.Compression != (byte)_compression)
             {
                 _manifest.Compression = (byte)_compression;
                 Replace();

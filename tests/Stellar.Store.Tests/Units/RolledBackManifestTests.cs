@@ -30,9 +30,11 @@ public sealed class RolledBackManifestTests : IDisposable
     }
 
     [Theory]
-    [InlineData(false)]
-    [InlineData(true)]
-    public async Task Open_WhenTheManifestIsOlderThanAShardHoldingAnEarlierRoundsPart_RefusesAndChangesNoFile(bool encrypted)
+    [InlineData(false, false)]
+    [InlineData(true, false)]
+    [InlineData(false, true)]
+    [InlineData(true, true)]
+    public async Task Open_WhenTheManifestIsOlderThanAShardHoldingAnEarlierRoundsPart_RefusesAndChangesNoFile(bool encrypted, bool otherCompression)
     {
         var options = Options(encrypted);
         var manifestPath = Path.Combine(_dir.Path, StoreFileNames.Manifest);
@@ -67,8 +69,10 @@ public sealed class RolledBackManifestTests : IDisposable
         var before = Files();
 
         // Leaving the round out would keep the later round, which may have been made because it succeeded; applying it
-        // would apply it in b alone. The store refuses, and the manifest that lists the shard opens it whole.
-        var error = await Assert.ThrowsAsync<StaleManifestException>(() => StellarStore.OpenAsync(_dir.Path, options));
+        // would apply it in b alone. The store refuses, and the manifest that lists the shard opens it whole. Asked for
+        // another compression, it records that in no manifest it refuses.
+        var refused = otherCompression ? Options(encrypted, Compression.Lz4) : options;
+        var error = await Assert.ThrowsAsync<StaleManifestException>(() => StellarStore.OpenAsync(_dir.Path, refused));
         Assert.Equal(Path.Combine(_dir.Path, StoreFileNames.Shard(1, 2)), error.ShardPath);
         Assert.Equal(manifestPath, error.ManifestPath);
         AssertUnchanged(before, Files());
@@ -151,8 +155,9 @@ public sealed class RolledBackManifestTests : IDisposable
         AssertUnchanged(before, Files());
     }
 
-    private static StoreOptions Options(bool encrypted) => new()
+    private static StoreOptions Options(bool encrypted, Compression compression = Compression.None) => new()
     {
+        Compression = compression,
         Durability = Durability.Fsync,
         EncryptionKey = encrypted ? Enumerable.Range(1, 32).Select(i => (byte)i).ToArray() : null,
         MaxShardBytes = 64 * 1024,
