@@ -218,6 +218,7 @@ internal sealed partial class ManifestStore
         {
             ThrowIfClosed();
             var id = NextFree(collectionId);
+            ThrowIfPastLastId(collectionId, id, 1);
             _reservedPast[collectionId] = id + 1;
             return id;
         }
@@ -234,6 +235,7 @@ internal sealed partial class ManifestStore
         {
             ThrowIfClosed();
             var first = NextFree(collectionId);
+            ThrowIfPastLastId(collectionId, first, count);
             Publish(Copy(Find(collectionId), nextShardId: first + (uint)count));
             Replace();
             return first;
@@ -301,7 +303,8 @@ internal sealed partial class ManifestStore
     /// <see cref="ManifestCollection.KeptShards"/>: unlisted files with blocks that this manifest, or the one an earlier
     /// open kept them under, never handed out), so that no later open deletes them, and moves its next shard id past
     /// them and past <paramref name="lastFound"/>, the highest id of such a file, blocks or none, so that no id is
-    /// handed out twice. Kept in memory; the next replace saves it, except after an unauthenticated manifest: this open
+    /// handed out twice. An id of <see cref="uint.MaxValue"/> is never handed out, and so is ignored at every open
+    /// without being recorded: the manifest cannot count past it. Kept in memory; the next replace saves it, except after an unauthenticated manifest: this open
     /// signed that one, and the files it left out have ids it handed out, so they are saved as kept at once, before a
     /// later open can judge them by the signed manifest.
     /// </summary>
@@ -310,8 +313,8 @@ internal sealed partial class ManifestStore
         lock (_lock)
         {
             var entry = Find(collectionId);
-            var next = lastFound is { } last ? Math.Max(entry.NextShardId, last + 1) : entry.NextShardId;
-            Publish(Copy(entry, nextShardId: next, kept: shardIds.Order().ToArray()));
+            var next = lastFound is { } last and < uint.MaxValue ? Math.Max(entry.NextShardId, last + 1) : entry.NextShardId;
+            Publish(Copy(entry, nextShardId: next, kept: shardIds.Where(id => id < uint.MaxValue).Order().ToArray()));
             if (IsUnauthenticated)
             {
                 Replace();
@@ -374,6 +377,20 @@ internal sealed partial class ManifestStore
     {
         Debug.Assert(Monitor.IsEntered(_lock), "ids are handed out under the manifest's lock");
         return Math.Max(Find(collectionId).NextShardId, _reservedPast.GetValueOrDefault(collectionId));
+    }
+
+    /// <summary>
+    /// Refuses to hand out <paramref name="count"/> ids from <paramref name="first"/> when the manifest could not record
+    /// the next id past them: every listed id lies below it. Only a shard file with an id near the end of the range,
+    /// put in the folder, moves the next id there; the write fails rather than save a manifest no open accepts.
+    /// </summary>
+    private static void ThrowIfPastLastId(uint collectionId, uint first, int count)
+    {
+        if ((ulong)first + (ulong)count > uint.MaxValue)
+        {
+            throw new IOException(
+                $"Collection {collectionId} has no shard id left to hand out: a shard file in the folder with an id near {uint.MaxValue} moved its next id to {first}.");
+        }
     }
 
     private ManifestCollection Find(uint collectionId)

@@ -34,6 +34,47 @@ public sealed class UnlistedFileTests : IDisposable
 
     private string File(string name) => Path.Combine(_dir.Path, name);
 
+    [Theory]
+    [InlineData(uint.MaxValue)]
+    [InlineData(uint.MaxValue - 1)]
+    public async Task Open_AfterAFileWithAShardIdAtTheEndOfTheRangeWasPutInTheFolder_StillOpensWithEveryAcknowledgedWrite(uint planted)
+    {
+        // Someone without the key drops one file in the folder. Kept as a file a newer manifest may list, its id must not
+        // lead the store to save a manifest that no open accepts (a kept or listed id the manifest never handed out).
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            await WriteAsync(Players(store), 0, 200, "first");
+        }
+
+        var name = $"c00000001-{planted:x8}.shard";
+        var bytes = Enumerable.Range(0, 100).Select(i => (byte)i).ToArray();
+        await System.IO.File.WriteAllBytesAsync(File(name), bytes);
+        var acknowledged = 200;
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            Assert.Contains(name, store.Recovery.IgnoredFiles);
+            try
+            {
+                for (; acknowledged < 3_000; acknowledged += 200)
+                {
+                    await WriteAsync(Players(store), acknowledged, 200, "second");
+                }
+            }
+            catch (StoreFaultedException)
+            {
+                // No shard id is left to roll to: the write fails, and the store must still open.
+            }
+        }
+
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            var players = Players(store);
+            Assert.All(Enumerable.Range(0, acknowledged), k => Assert.NotNull(players.Get(k)));
+            Assert.Contains(name, store.Recovery.IgnoredFiles);
+            Assert.Equal(bytes, await System.IO.File.ReadAllBytesAsync(File(name)));
+        }
+    }
+
     [Fact]
     public async Task Open_WhenTheManifestIsOlderThanItsShards_KeepsNewerShardsAndNeverReusesTheirIds()
     {
