@@ -141,7 +141,8 @@ internal sealed partial class ManifestStore
                 known.UnionWith(entry.Shards.Select(s => StoreFileNames.Shard(entry.Id, s)));
             }
 
-            _nextCollectionId = files.Select(f => StoreFileNames.TryParseShard(f, out var id, out _) ? id : 0).Append(0u).Max() + 1;
+            // The id ffffffff is never handed out, so a file that uses it moves nothing.
+            _nextCollectionId = files.Select(f => StoreFileNames.TryParseShard(f, out var id, out _) && id < uint.MaxValue ? id : 0).Append(0u).Max() + 1;
             // An index's order is the store's own file, which every open checks before it trusts it.
             return files.Where(f => !known.Contains(f) && !StoreFileNames.IsIndexOrder(f)).Order(StringComparer.Ordinal).ToArray();
         }
@@ -160,7 +161,7 @@ internal sealed partial class ManifestStore
     /// The entry of collection <paramref name="name"/>, added and saved when there is none yet (with an id past every
     /// collection id in use), or saved again when its earlier save threw and nothing has saved since.
     /// </summary>
-    /// <exception cref="InvalidOperationException">The collection exists with other key or value types.</exception>
+    /// <exception cref="InvalidOperationException">The collection exists with other key or value types, or no collection id is left to give it.</exception>
     public ManifestCollection GetOrAddCollection(string name, string keyType, string valueType)
     {
         lock (_lock)
@@ -169,8 +170,14 @@ internal sealed partial class ManifestStore
             var entry = _manifest.Collections.Find(c => c.Name == name);
             if (entry is null)
             {
-                var id = _manifest.Collections.Count == 0 ? 1 : _manifest.Collections.Max(c => c.Id) + 1;
-                entry = new ManifestCollection { Name = name, Id = Math.Max(id, _nextCollectionId), KeyType = keyType, ValueType = valueType };
+                var id = Math.Max(_manifest.Collections.Count == 0 ? 1 : _manifest.Collections.Max(c => c.Id) + 1UL, _nextCollectionId);
+                if (id >= uint.MaxValue)
+                {
+                    throw new InvalidOperationException(
+                        $"Collection '{name}' cannot be added: no collection id is left (a shard file in the folder uses one near {uint.MaxValue}).");
+                }
+
+                entry = new ManifestCollection { Name = name, Id = (uint)id, KeyType = keyType, ValueType = valueType };
                 _manifest.Collections.Add(entry);
                 _unsaved.Add(name);
                 Replace();

@@ -76,6 +76,46 @@ public sealed class UnlistedFileTests : IDisposable
     }
 
     [Fact]
+    public async Task GetCollection_AfterAFileWithACollectionIdAtTheEndOfTheRangeWasPutInTheFolder_GivesEachNewCollectionItsOwnId()
+    {
+        // New collections take ids past every collection id the folder's shard files use; one near the end of the range
+        // must not give two collections one id (their records in one another's files, a manifest no open accepts).
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            await WriteAsync(Players(store), 0, 10, "first");
+        }
+
+        var planted = $"c{uint.MaxValue - 1:x8}-00000001.shard";
+        await System.IO.File.WriteAllBytesAsync(File(planted), new byte[100]);
+        var names = new[] { "a", "b", "c" };
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            try
+            {
+                foreach (var name in names)
+                {
+                    await WriteAsync(Players(store, name), 0, 10, name);
+                }
+            }
+            catch (InvalidOperationException)
+            {
+                // No collection id is left: the collection is refused, and the store must still open.
+            }
+        }
+
+        await using (var store = await StellarStore.OpenAsync(_dir.Path, Options))
+        {
+            Assert.Equal(10, Players(store).Count);
+            foreach (var name in names.Where(n => store.CollectionNames.Contains(n)))
+            {
+                var collection = Players(store, name);
+                Assert.Equal(10, collection.Count);
+                Assert.All(Enumerable.Range(0, 10), k => Assert.StartsWith($"{name}-", collection.Get(k)!.Name, StringComparison.Ordinal));
+            }
+        }
+    }
+
+    [Fact]
     public async Task Open_WhenTheManifestIsOlderThanItsShards_KeepsNewerShardsAndNeverReusesTheirIds()
     {
         byte[] oldManifest;
