@@ -1,3 +1,4 @@
+using Akka;
 using Akka.Actor;
 using Akka.Persistence.Query;
 using Akka.Streams;
@@ -26,50 +27,12 @@ public sealed class LiveQueryDeleteTests : IAsyncLifetime
     private ActorSystem _system = null!;
 
     [Fact]
-    public async Task EventsByPersistenceId_WhoseConsumerLagsBehindADelete_DeliversNoEventTheDeleteHides()
-    {
-        await using var lease = await SharedStores.AcquireAsync(_system, Settings(), "test");
-        var log = await (await lease.StoreAsync()).EventsAsync("akka-journal");
-        var queries = PersistenceQuery.Get(_system).ReadJournalFor<StellarReadJournal>(StellarReadJournal.Identifier);
-        using var materializer = _system.Materializer();
-
-        await WriteAsync(log, 1, 1);
-        var queue = queries.EventsByPersistenceId("p", 1, long.MaxValue)
-            .RunWith(Sink.Queue<EventEnvelope>().WithAttributes(Attributes.CreateInputBuffer(1, 1)), materializer);
-        var delivered = new List<long> { (await PullAsync(queue)).SequenceNr };
-
-        await WriteAsync(log, 2, Events);
-        await log.DeleteToAsync("p", DeletedTo);
-        while (delivered[^1] < Events)
-        {
-            delivered.Add((await PullAsync(queue)).SequenceNr);
-        }
-
-        AssertDeliveredWhole(delivered);
-    }
+    public async Task EventsByPersistenceId_WhoseConsumerLagsBehindADelete_DeliversNoEventTheDeleteHides() =>
+        AssertDeliveredWhole(await DeliveredAcrossADeleteAsync(queries => queries.EventsByPersistenceId("p", 1, long.MaxValue)));
 
     [Fact]
-    public async Task EventsByTag_WhoseConsumerLagsBehindADelete_DeliversNoEventTheDeleteHides()
-    {
-        await using var lease = await SharedStores.AcquireAsync(_system, Settings(), "test");
-        var log = await (await lease.StoreAsync()).EventsAsync("akka-journal");
-        var queries = PersistenceQuery.Get(_system).ReadJournalFor<StellarReadJournal>(StellarReadJournal.Identifier);
-        using var materializer = _system.Materializer();
-
-        await WriteAsync(log, 1, 1);
-        var queue = queries.EventsByTag("gold", Offset.NoOffset())
-            .RunWith(Sink.Queue<EventEnvelope>().WithAttributes(Attributes.CreateInputBuffer(1, 1)), materializer);
-        var delivered = new List<long> { (await PullAsync(queue)).SequenceNr };
-
-        await WriteAsync(log, 2, Events);
-        await log.DeleteToAsync("p", DeletedTo);
-        while (delivered[^1] < Events)
-        {
-            delivered.Add((await PullAsync(queue)).SequenceNr);
-        }
-
-        AssertDeliveredWhole(delivered);
-    }
+    public async Task EventsByTag_WhoseConsumerLagsBehindADelete_DeliversNoEventTheDeleteHides() =>
+        AssertDeliveredWhole(await DeliveredAcrossADeleteAsync(queries => queries.EventsByTag("gold", Offset.NoOffset())));
 
     public Task InitializeAsync()
     {
@@ -81,6 +44,31 @@ public sealed class LiveQueryDeleteTests : IAsyncLifetime
     {
         await _system.Terminate();
         PluginTestConfig.Delete(_directory);
+    }
+
+    /// <summary>
+    /// Starts <paramref name="query"/> once the first event is stored and takes that one, writes the rest and deletes
+    /// up to <see cref="DeletedTo"/>, then takes what the query gives up to the last event: the sequence numbers.
+    /// </summary>
+    private async Task<List<long>> DeliveredAcrossADeleteAsync(Func<StellarReadJournal, Source<EventEnvelope, NotUsed>> query)
+    {
+        await using var lease = await SharedStores.AcquireAsync(_system, Settings(), "test");
+        var log = await (await lease.StoreAsync()).EventsAsync("akka-journal");
+        var queries = PersistenceQuery.Get(_system).ReadJournalFor<StellarReadJournal>(StellarReadJournal.Identifier);
+        using var materializer = _system.Materializer();
+
+        await WriteAsync(log, 1, 1);
+        var queue = query(queries).RunWith(Sink.Queue<EventEnvelope>().WithAttributes(Attributes.CreateInputBuffer(1, 1)), materializer);
+        var delivered = new List<long> { (await PullAsync(queue)).SequenceNr };
+
+        await WriteAsync(log, 2, Events);
+        await log.DeleteToAsync("p", DeletedTo);
+        while (delivered[^1] < Events)
+        {
+            delivered.Add((await PullAsync(queue)).SequenceNr);
+        }
+
+        return delivered;
     }
 
     /// <summary>
