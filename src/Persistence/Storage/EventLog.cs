@@ -125,7 +125,12 @@ internal sealed class EventLog
                     for (var j = 0; j < drafts.Count; j++)
                     {
                         records[j] = drafts[j] with { Ordering = _counters.NextOrdering() };
-                        _counters.Submitted(records[j].PersistenceId, records[j].SequenceNr);
+                    }
+
+                    // An atomic write is one persistence id's events in rising order, as the raise after it assumes too.
+                    if (records.Length > 0)
+                    {
+                        _counters.Submitted(records[^1].PersistenceId, records[^1].SequenceNr);
                     }
 
                     submitted[i] = _events.WriteAsync(b =>
